@@ -1,0 +1,12 @@
+# Warnings and sanitizers for Orbis's own targets; never through CMAKE_CXX_FLAGS.
+function(orbis_configure_target target)
+    target_compile_features(${target} PUBLIC cxx_std_20)
+    set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+    target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wshadow
+                           $<$<BOOL:${ORBIS_WARNINGS_AS_ERRORS}>:-Werror>)
+    if(ORBIS_SANITIZE)
+        target_compile_options(${target} PRIVATE -fsanitize=${ORBIS_SANITIZE} -fno-omit-frame-pointer
+                               -fno-sanitize-recover=all)
+        target_link_options(${target} PUBLIC -fsanitize=${ORBIS_SANITIZE})
+    endif()
+endfunction()

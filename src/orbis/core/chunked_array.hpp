@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: MIT
+// A growable array stored in fixed-size chunks that copies share until one side writes.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cassert>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace orbis {
+
+/// An array of `T` in chunks of 4,096 elements, shared copy-on-write between copies.
+///
+/// Copying is a snapshot: it copies one pointer per 64 chunks (with a reference count) and one
+/// raw pointer per chunk, never element data. The first write to a chunk that another copy
+/// still sees clones that chunk (16 KiB for 4-byte elements), so an edit after a snapshot costs
+/// memory in proportion to what it touches. Reads go through a flat table of raw chunk
+/// pointers: one extra dependent load compared with `std::vector`
+/// (see shared/notes/copy-on-write-measurements.md).
+///
+/// Not thread-safe for a write racing a copy of the same object; distinct copies may be
+/// written from distinct threads.
+template <class T>
+class Chunked_array {
+public:
+    /// log2 of the elements per chunk.
+    static constexpr std::size_t chunk_bits = 12;
+    /// Elements per chunk.
+    static constexpr std::size_t chunk_size = std::size_t{1} << chunk_bits;
+    /// log2 of the chunks per page (the unit of reference-counted table sharing).
+    static constexpr std::size_t page_bits = 6;
+    /// Chunks per page.
+    static constexpr std::size_t page_size = std::size_t{1} << page_bits;
+
+    /// An empty array.
+    Chunked_array() = default;
+    /// `n` copies of `value`.
+    Chunked_array(std::size_t n, const T& value) { resize(n, value); }
+
+    /// Number of elements.
+    std::size_t size() const { return size_; }
+    /// True when there are no elements.
+    bool empty() const { return size_ == 0; }
+
+    /// Element `i`. Precondition: `i < size()`.
+    const T& operator[](std::size_t i) const {
+        assert(i < size_);
+        return data_[i >> chunk_bits][i & (chunk_size - 1)];
+    }
+
+    /// Element `i` for writing; clones its chunk first if a copy shares it.
+    /// Precondition: `i < size()`.
+    T& mut(std::size_t i) {
+        assert(i < size_);
+        const std::size_t c = i >> chunk_bits;
+        auto& page = pages_[c >> page_bits];
+        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
+        auto& chunk = page->chunks[c & (page_size - 1)];
+        if (chunk.use_count() != 1) {
+            chunk = std::make_shared<Chunk>(*chunk);
+            data_[c] = chunk->values.data();
+        }
+        return data_[c][i & (chunk_size - 1)];
+    }
+
+    /// Writes `value` at `i` (copy-on-write).
+    void set(std::size_t i, const T& value) { mut(i) = value; }
+
+    /// Appends `value`.
+    void push_back(const T& value) {
+        if (size_ == data_.size() * chunk_size) add_chunk();
+        ++size_;
+        mut(size_ - 1) = value;
+    }
+
+    /// Grows or shrinks to `n` elements; new elements are `value`.
+    void resize(std::size_t n, const T& value = T{}) {
+        while (data_.size() * chunk_size < n) add_chunk();
+        for (std::size_t i = size_; i < n; ++i) {
+            if ((i & (chunk_size - 1)) == 0 && i + chunk_size <= n) {
+                std::fill_n(mut_chunk(i >> chunk_bits), chunk_size, value);
+                i += chunk_size - 1;
+            } else {
+                size_ = std::max(size_, i + 1);
+                mut(i) = value;
+            }
+        }
+        size_ = n;
+        while (data_.size() > (n + chunk_size - 1) / chunk_size) remove_chunk();
+    }
+
+    /// Removes every element.
+    void clear() { *this = Chunked_array{}; }
+
+    /// Number of chunks.
+    std::size_t chunk_count() const { return data_.size(); }
+    /// True when chunk `c` of this array and of `other` are the same memory.
+    bool shares_chunk(const Chunked_array& other, std::size_t c) const {
+        return c < data_.size() && c < other.data_.size() && data_[c] == other.data_[c];
+    }
+    /// Bytes of chunk storage this array refers to (shared or not).
+    std::size_t chunk_bytes() const { return data_.size() * sizeof(Chunk); }
+    /// Bytes of chunks no other copy refers to.
+    std::size_t private_chunk_bytes() const {
+        std::size_t bytes = 0;
+        for (std::size_t c = 0; c < data_.size(); ++c)
+            if (pages_[c >> page_bits].use_count() == 1 &&
+                pages_[c >> page_bits]->chunks[c & (page_size - 1)].use_count() == 1)
+                bytes += sizeof(Chunk);
+        return bytes;
+    }
+
+    /// Equal sizes and elements; chunks shared by both sides are skipped without reading.
+    friend bool operator==(const Chunked_array& a, const Chunked_array& b) {
+        if (a.size_ != b.size_) return false;
+        for (std::size_t c = 0; c < a.data_.size(); ++c) {
+            if (a.data_[c] == b.data_[c]) continue;
+            const std::size_t n = std::min(chunk_size, a.size_ - c * chunk_size);
+            if (!std::equal(a.data_[c], a.data_[c] + n, b.data_[c])) return false;
+        }
+        return true;
+    }
+
+    /// Writable pointer to the whole of chunk `c` (for bulk fills); clones it if shared.
+    T* mut_chunk(std::size_t c) {
+        auto& page = pages_[c >> page_bits];
+        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
+        auto& chunk = page->chunks[c & (page_size - 1)];
+        if (chunk.use_count() != 1) {
+            chunk = std::make_shared<Chunk>(*chunk);
+            data_[c] = chunk->values.data();
+        }
+        return data_[c];
+    }
+
+private:
+    struct Chunk {
+        std::array<T, chunk_size> values;
+    };
+    struct Page {
+        std::array<std::shared_ptr<Chunk>, page_size> chunks;
+    };
+
+    void add_chunk() {
+        const std::size_t c = data_.size();
+        if ((c & (page_size - 1)) == 0) pages_.push_back(std::make_shared<Page>());
+        auto& page = pages_.back();
+        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
+        auto chunk = std::shared_ptr<Chunk>(new Chunk); // no zeroing: every element is written
+        data_.push_back(chunk->values.data());
+        page->chunks[c & (page_size - 1)] = std::move(chunk);
+    }
+
+    void remove_chunk() {
+        const std::size_t c = data_.size() - 1;
+        auto& page = pages_[c >> page_bits];
+        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
+        page->chunks[c & (page_size - 1)].reset();
+        data_.pop_back();
+        if ((c & (page_size - 1)) == 0) pages_.pop_back();
+    }
+
+    std::vector<std::shared_ptr<Page>> pages_;
+    std::vector<T*> data_;
+    std::size_t size_ = 0;
+};
+
+} // namespace orbis

@@ -78,7 +78,8 @@ public:
 
     /// Grows or shrinks to `n` elements; new elements are `value`.
     void resize(std::size_t n, const T& value = T{}) {
-        while (data_.size() * chunk_size < n) add_chunk();
+        while (data_.size() * chunk_size < n)
+            add_chunk();
         for (std::size_t i = size_; i < n; ++i) {
             if ((i & (chunk_size - 1)) == 0 && i + chunk_size <= n) {
                 std::fill_n(mut_chunk(i >> chunk_bits), chunk_size, value);
@@ -89,7 +90,8 @@ public:
             }
         }
         size_ = n;
-        while (data_.size() > (n + chunk_size - 1) / chunk_size) remove_chunk();
+        while (data_.size() > (n + chunk_size - 1) / chunk_size)
+            remove_chunk();
     }
 
     /// Removes every element.
@@ -123,6 +125,9 @@ public:
         }
         return true;
     }
+
+    /// Read-only pointer to the elements of chunk `c`.
+    const T* chunk_data(std::size_t c) const { return data_[c]; }
 
     /// Writable pointer to the whole of chunk `c` (for bulk fills); clones it if shared.
     T* mut_chunk(std::size_t c) {

@@ -46,7 +46,8 @@ public:
     /// An invalid vertex, equal to `no_vertex`.
     constexpr Vertex() = default;
     /// The vertex with the given index; no check that it exists in any mesh.
-    constexpr explicit Vertex(std::uint32_t index) : index_(index) {}
+    constexpr explicit Vertex(std::uint32_t index)
+        : index_(index) {}
 
     /// The index into vertex arrays and vertex layers.
     constexpr std::uint32_t index() const { return index_; }
@@ -77,7 +78,8 @@ public:
     /// An invalid face, equal to `no_face` (also the id of the outside of an open mesh).
     constexpr Face() = default;
     /// The face with the given index; no check that it exists in any mesh.
-    constexpr explicit Face(std::uint32_t index) : index_(index) {}
+    constexpr explicit Face(std::uint32_t index)
+        : index_(index) {}
 
     /// The index into face arrays and face layers.
     constexpr std::uint32_t index() const { return index_; }
@@ -108,7 +110,8 @@ public:
     /// An invalid edge, equal to `no_edge`.
     constexpr Edge() = default;
     /// The edge with the given mask (bit 31 = dual); no check that it exists in any mesh.
-    constexpr explicit Edge(std::uint32_t mask) : mask_(mask) {}
+    constexpr explicit Edge(std::uint32_t mask)
+        : mask_(mask) {}
 
     /// The raw encoding.
     constexpr std::uint32_t mask() const { return mask_; }

@@ -62,7 +62,10 @@ public:
 
         iterator() = default;
         iterator(const Mesh* m, Edge current, Edge stop, bool at_start)
-            : m_(m), current_(current), stop_(stop), at_start_(at_start) {}
+            : m_(m)
+            , current_(current)
+            , stop_(stop)
+            , at_start_(at_start) {}
 
         value_type operator*() const { return Project::get(*m_, current_); }
         /// The edge the iterator stands on, whatever the range yields.
@@ -90,7 +93,11 @@ public:
 
     Ring_range() = default;
     /// The whole ring through `start`; empty when `start` is `no_edge`.
-    Ring_range(const Mesh& m, Edge start) : m_(&m), first_(start), stop_(start), full_(start.valid()) {}
+    Ring_range(const Mesh& m, Edge start)
+        : m_(&m)
+        , first_(start)
+        , stop_(start)
+        , full_(start.valid()) {}
 
     iterator begin() const { return {m_, first_, stop_, full_}; }
     iterator end() const { return {m_, stop_, stop_, false}; }
@@ -131,7 +138,9 @@ public:
         using reference = Face;
 
         iterator() = default;
-        iterator(typename Range::iterator it, typename Range::iterator end) : it_(it), end_(end) {
+        iterator(typename Range::iterator it, typename Range::iterator end)
+            : it_(it)
+            , end_(end) {
             settle();
         }
         Face operator*() const { return *it_; }
@@ -149,7 +158,8 @@ public:
 
     private:
         void settle() {
-            while (it_ != end_ && !(*it_).valid()) ++it_;
+            while (it_ != end_ && !(*it_).valid())
+                ++it_;
         }
         typename Range::iterator it_;
         typename Range::iterator end_;
@@ -157,7 +167,8 @@ public:
 
     Skip_no_face() = default;
     /// Wraps `range`.
-    explicit Skip_no_face(Range range) : range_(range) {}
+    explicit Skip_no_face(Range range)
+        : range_(range) {}
 
     iterator begin() const { return {range_.begin(), range_.end()}; }
     iterator end() const { return {range_.end(), range_.end()}; }
@@ -186,7 +197,10 @@ public:
         using reference = Id;
 
         iterator() = default;
-        iterator(const Mesh* m, std::uint32_t i, std::uint32_t end) : m_(m), i_(i), end_(end) {
+        iterator(const Mesh* m, std::uint32_t i, std::uint32_t end)
+            : m_(m)
+            , i_(i)
+            , end_(end) {
             settle();
         }
         Id operator*() const { return Traits::make(i_); }
@@ -204,7 +218,8 @@ public:
 
     private:
         void settle() {
-            while (i_ < end_ && !Traits::alive(*m_, i_)) ++i_;
+            while (i_ < end_ && !Traits::alive(*m_, i_))
+                ++i_;
         }
         const Mesh* m_ = nullptr;
         std::uint32_t i_ = 0;
@@ -213,7 +228,9 @@ public:
 
     Element_range() = default;
     /// Slots [0, end) of `m`.
-    Element_range(const Mesh& m, std::uint32_t end) : m_(&m), end_(end) {}
+    Element_range(const Mesh& m, std::uint32_t end)
+        : m_(&m)
+        , end_(end) {}
 
     iterator begin() const { return {m_, 0, end_}; }
     iterator end() const { return {m_, end_, end_}; }

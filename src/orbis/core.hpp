@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+// Umbrella header: the whole core API of Orbis in namespace orbis.
+#pragma once
+
+#include "orbis/core/chunked_array.hpp"
+#include "orbis/core/face_soup.hpp"
+#include "orbis/core/ids.hpp"
+#include "orbis/core/mesh.hpp"
+#include "orbis/core/ranges.hpp"
+#include "orbis/core/refusal.hpp"

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// Building a Mesh from a list of triangles given in any order.
+#pragma once
+
+#include "orbis/core/mesh.hpp"
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace orbis {
+
+/// Corners of one triangle as vertex indices, counterclockwise seen from outside.
+using Triangle = std::array<std::uint32_t, 3>;
+
+/// A face of the input that could not be added, and why.
+struct Refused_face {
+    /// Position in the input list.
+    std::size_t index = 0;
+    /// The reason the last attempt was refused.
+    Refusal refusal;
+};
+
+/// What build_from_face_soup made of its input.
+struct Face_soup_result {
+    /// Vertices 0..vertex_count-1 and every face that could be added.
+    Mesh mesh;
+    /// For each input triangle, its face in `mesh`, or `no_face` if it was refused.
+    std::vector<Face> faces;
+    /// The triangles that can never be added (duplicates, non-manifold edges or vertices,
+    /// bad indices), in input order.
+    std::vector<Refused_face> refused;
+};
+
+/// Builds a mesh with `vertex_count` vertices from triangles in any order. Triangles refused
+/// only because of their order (seed 001's forbidden case: a vertex with several unconnected
+/// fans) are retried until nothing changes; the rest are reported in `refused`.
+///
+/// Manifold input whose vertices each have at most one open wedge (every closed or
+/// disc-like mesh) takes a bulk path in O(triangles) that numbers face i as `Face(i)` and
+/// stores each vertex's edges next to each other in memory; other input is added face by face
+/// with add_face, faces numbered in the order they were added.
+Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
+                                      std::span<const Triangle> triangles);
+
+/// The bulk path of build_from_face_soup for a closed triangulation whose twin half-edges are
+/// known: half-edge 3t+i runs from triangles[t][i] to triangles[t][(i+1)%3] and `opposite[h]`
+/// is its twin. Face i is `Face(i)`.
+/// \throws std::invalid_argument if the input is not a closed manifold triangulation.
+Mesh build_from_closed_triangulation(std::uint32_t vertex_count,
+                                     std::span<const Triangle> triangles,
+                                     std::span<const std::uint32_t> opposite);
+
+} // namespace orbis

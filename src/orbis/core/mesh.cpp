@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// Mesh storage: element allocation with free lists, queries, equality.
+#include "orbis/core/mesh.hpp"
+
+#include <algorithm>
+
+namespace orbis {
+
+Vertex Mesh::add_vertex() {
+    ++vertex_count_;
+    if (!free_vertices_.empty()) {
+        const Vertex v = free_vertices_[free_vertices_.size() - 1];
+        free_vertices_.resize(free_vertices_.size() - 1);
+        vertex_edge_.set(v.index(), no_edge);
+        return v;
+    }
+    vertex_edge_.push_back(no_edge);
+    return Vertex{vertex_slots() - 1};
+}
+
+Vertex Mesh::add_vertices(std::uint32_t n) {
+    const Vertex first{vertex_slots()};
+    vertex_edge_.resize(vertex_edge_.size() + n, no_edge);
+    vertex_count_ += n;
+    return first;
+}
+
+void Mesh::reserve(std::size_t, std::size_t) {
+    // Chunked storage grows a chunk at a time without moving existing elements, so there is
+    // nothing to reserve; the function exists for callers written against vector-based meshes.
+}
+
+Edge Mesh::new_quad(Vertex from, Vertex to) {
+    std::uint32_t q;
+    if (!free_quads_.empty()) {
+        q = free_quads_[free_quads_.size() - 1];
+        free_quads_.resize(free_quads_.size() - 1);
+    } else {
+        q = edge_slots() / 2;
+        for (int i = 0; i < 2; ++i) {
+            primal_origin_.push_back(no_vertex);
+            primal_next_.push_back(no_edge);
+            dual_origin_.push_back(no_face);
+            dual_next_.push_back(no_edge);
+        }
+    }
+    ++quad_count_;
+    const Edge e{2 * q};
+    set_origin(e, from);
+    set_origin(e.sym(), to);
+    set_left(e, no_face);
+    set_left(e.sym(), no_face);
+    return e;
+}
+
+Face Mesh::new_face(Edge e) {
+    ++face_count_;
+    if (!free_faces_.empty()) {
+        const Face f = free_faces_[free_faces_.size() - 1];
+        free_faces_.resize(free_faces_.size() - 1);
+        face_edge_.set(f.index(), e);
+        return f;
+    }
+    face_edge_.push_back(e);
+    return Face{face_slots() - 1};
+}
+
+void Mesh::delete_quad(Edge e) {
+    const Edge b = e.base();
+    for (const Edge h : {b, b.sym()}) {
+        primal_origin_.set(h.index(), no_vertex);
+        primal_next_.set(h.index(), no_edge);
+        dual_origin_.set(h.index(), no_face);
+        dual_next_.set(h.index(), no_edge);
+    }
+    free_quads_.push_back(b.quad_index());
+    --quad_count_;
+}
+
+void Mesh::delete_face(Face f) {
+    face_edge_.set(f.index(), no_edge);
+    free_faces_.push_back(f);
+    --face_count_;
+}
+
+void Mesh::delete_vertex(Vertex v) {
+    vertex_edge_.set(v.index(), deleted_edge);
+    free_vertices_.push_back(v);
+    --vertex_count_;
+}
+
+Edge Mesh::find_edge(Vertex a, Vertex b) const {
+    for (const Edge e : a.edges(*this))
+        if (e.dest(*this) == b) return e;
+    return no_edge;
+}
+
+bool Mesh::is_boundary(Vertex v) const {
+    for (const Edge e : v.edges(*this))
+        if (!e.left(*this).valid()) return true;
+    return false;
+}
+
+bool Mesh::is_boundary(Edge e) const { return !e.left(*this).valid() || !e.right(*this).valid(); }
+
+std::size_t Mesh::connectivity_bytes() const {
+    return vertex_edge_.chunk_bytes() + face_edge_.chunk_bytes() + primal_origin_.chunk_bytes() +
+           primal_next_.chunk_bytes() + dual_origin_.chunk_bytes() + dual_next_.chunk_bytes() +
+           free_vertices_.chunk_bytes() + free_faces_.chunk_bytes() + free_quads_.chunk_bytes();
+}
+
+std::size_t Mesh::private_connectivity_bytes() const {
+    return vertex_edge_.private_chunk_bytes() + face_edge_.private_chunk_bytes() +
+           primal_origin_.private_chunk_bytes() + primal_next_.private_chunk_bytes() +
+           dual_origin_.private_chunk_bytes() + dual_next_.private_chunk_bytes() +
+           free_vertices_.private_chunk_bytes() + free_faces_.private_chunk_bytes() +
+           free_quads_.private_chunk_bytes();
+}
+
+bool operator==(const Mesh& a, const Mesh& b) {
+    return a.vertex_count_ == b.vertex_count_ && a.face_count_ == b.face_count_ &&
+           a.quad_count_ == b.quad_count_ && a.vertex_edge_ == b.vertex_edge_ &&
+           a.face_edge_ == b.face_edge_ && a.primal_origin_ == b.primal_origin_ &&
+           a.primal_next_ == b.primal_next_ && a.dual_origin_ == b.dual_origin_ &&
+           a.dual_next_ == b.dual_next_ && a.free_vertices_ == b.free_vertices_ &&
+           a.free_faces_ == b.free_faces_ && a.free_quads_ == b.free_quads_;
+}
+
+namespace {
+template <class T>
+Chunked_array<T> unshared(const Chunked_array<T>& in) {
+    Chunked_array<T> out;
+    out.resize(in.size());
+    for (std::size_t c = 0; c < in.chunk_count(); ++c) {
+        T* dst = out.mut_chunk(c);
+        const std::size_t n =
+            std::min(Chunked_array<T>::chunk_size, in.size() - c * Chunked_array<T>::chunk_size);
+        std::copy_n(in.chunk_data(c), n, dst);
+    }
+    return out;
+}
+} // namespace
+
+Mesh Mesh::deep_copy() const {
+    Mesh m;
+    m.vertex_edge_ = unshared(vertex_edge_);
+    m.face_edge_ = unshared(face_edge_);
+    m.primal_origin_ = unshared(primal_origin_);
+    m.primal_next_ = unshared(primal_next_);
+    m.dual_origin_ = unshared(dual_origin_);
+    m.dual_next_ = unshared(dual_next_);
+    m.free_vertices_ = unshared(free_vertices_);
+    m.free_faces_ = unshared(free_faces_);
+    m.free_quads_ = unshared(free_quads_);
+    m.vertex_count_ = vertex_count_;
+    m.face_count_ = face_count_;
+    m.quad_count_ = quad_count_;
+    return m;
+}
+
+} // namespace orbis

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// The quad-edge mesh: a triangle mesh and its dual stored together (seeds 003, 001, 002).
+#pragma once
+
+#include "orbis/core/chunked_array.hpp"
+#include "orbis/core/ids.hpp"
+#include "orbis/core/ranges.hpp"
+#include "orbis/core/refusal.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+
+namespace orbis {
+
+/// A manifold triangle mesh and its dual, stored as quad-edges.
+///
+/// Storage (all in copy-on-write chunks, so copying a Mesh is a cheap snapshot): per primal and
+/// per dual edge its origin and `origin_next`; per vertex one outgoing edge; per face one edge
+/// with the face on its left. Everything else is derived by bit operations on the edge ids.
+/// The dual rings follow from the primal ones (`rot(x).origin_next == origin_prev(x).inv_rot`),
+/// and every edit keeps them in step. Deleted elements leave holes that `vertices()`, `faces()`
+/// and `edges()` skip, and their ids go to free lists that later additions reuse.
+///
+/// Open meshes have one imaginary outside face, `no_face`; the dual edges leaving it form one
+/// ring per boundary loop. A vertex may be shared by several fans of faces that are not
+/// connected through edges (during construction); add_face and collapse refuse the edits whose
+/// result would be ambiguous or non-manifold.
+///
+/// Sizes: ids are 32 bits; a mesh holds fewer than 2^30 quad-edges.
+class Mesh {
+public:
+    /// An empty mesh.
+    Mesh() = default;
+
+    /// \name Counts and membership
+    ///@{
+    /// Number of live vertices.
+    std::size_t vertex_count() const { return vertex_count_; }
+    /// Number of live faces.
+    std::size_t face_count() const { return face_count_; }
+    /// Number of live undirected edges (quad-edges).
+    std::size_t edge_count() const { return quad_count_; }
+    /// One past the largest vertex index ever used: the size of a vertex layer.
+    std::uint32_t vertex_slots() const { return static_cast<std::uint32_t>(vertex_edge_.size()); }
+    /// One past the largest face index ever used: the size of a face layer.
+    std::uint32_t face_slots() const { return static_cast<std::uint32_t>(face_edge_.size()); }
+    /// One past the largest edge index ever used (directed, per primal or dual mesh): twice the
+    /// quad-edge slots.
+    std::uint32_t edge_slots() const { return static_cast<std::uint32_t>(primal_origin_.size()); }
+    /// True when `v` is a live vertex of this mesh.
+    bool contains(Vertex v) const {
+        return v.index() < vertex_slots() && vertex_edge_[v.index()] != deleted_edge;
+    }
+    /// True when `f` is a live face of this mesh.
+    bool contains(Face f) const {
+        return f.index() < face_slots() && face_edge_[f.index()].valid();
+    }
+    /// True when `e` (primal or dual) belongs to a live quad-edge of this mesh.
+    bool contains(Edge e) const {
+        return e.valid() && e.index() < edge_slots() && primal_origin_[e.index()].valid();
+    }
+    ///@}
+
+    /// \name Iteration over all live elements (deleted slots are skipped)
+    ///@{
+    /// Live vertices in index order.
+    auto vertices() const { return Element_range<Vertex, Vertex_traits>(*this, vertex_slots()); }
+    /// Live faces in index order.
+    auto faces() const { return Element_range<Face, Face_traits>(*this, face_slots()); }
+    /// The base edge (primal, even index) of every live quad-edge, in index order.
+    auto edges() const { return Element_range<Edge, Edge_traits>(*this, edge_slots() / 2); }
+    ///@}
+
+    /// \name Construction (seed 001)
+    ///@{
+    /// A new isolated vertex; reuses the most recently freed vertex id if there is one.
+    Vertex add_vertex();
+    /// Appends `n` isolated vertices with consecutive ids and returns the first. Does not reuse
+    /// freed ids, so that the new ids are consecutive.
+    Vertex add_vertices(std::uint32_t n);
+    /// Reserves room for about `vertices` vertices and `faces` faces (a closed mesh has
+    /// 1.5 edges per face).
+    void reserve(std::size_t vertices, std::size_t faces);
+
+    /// Why `add_face(a, b, c)` would be refused, or nothing if it would succeed.
+    /// O(valence of a, b and c).
+    std::optional<Refusal> check_add_face(Vertex a, Vertex b, Vertex c) const;
+    /// Adds the triangle (a, b, c), counterclockwise seen from outside, creating the edges that
+    /// are missing and merging edge rings where the face joins fans at a vertex.
+    /// \throws Edit_refused with check_add_face's reason; the mesh is then unchanged.
+    Face add_face(Vertex a, Vertex b, Vertex c);
+    /// add_face without the exception: the new face in `out` (if given) or the refusal.
+    std::optional<Refusal> try_add_face(Vertex a, Vertex b, Vertex c, Face* out = nullptr);
+    ///@}
+
+    /// \name Modification (seed 002). Every edit is refused, with the mesh unchanged, when its
+    /// check fails; the check_* functions give the same answer without editing.
+    ///@{
+    /// Why `flip(e)` would be refused (boundary edge, opposite vertices already connected,
+    /// invalid edge), or nothing.
+    std::optional<Refusal> check_flip(Edge e) const;
+    /// Turns the edge of any part of quad-edge `e` to connect the two opposite corners.
+    /// Afterwards, for b = e.base() with old origin_next n and origin_prev p:
+    /// origin(b) = old dest(p), dest(b) = old dest(n); left(b) and right(b) keep their ids.
+    /// No element is created or deleted. \throws Edit_refused.
+    void flip(Edge e);
+    /// flip without the exception.
+    std::optional<Refusal> try_flip(Edge e);
+
+    /// Why `split(e, t)` would be refused (invalid or dual edge, no face, bad t), or nothing.
+    std::optional<Refusal> check_split(Edge e, float t = 0.5f) const;
+    /// Splits primal edge `e` at fraction t from its origin (t is for the World's layers; the
+    /// mesh itself has no positions). `e` keeps its id and origin and ends at the new vertex;
+    /// the returned edge goes from the new vertex to the old dest(e). An interior edge gets two
+    /// new faces and three new quad-edges, a boundary edge one face and two; each split face
+    /// keeps its id on the side of origin(e). \throws Edit_refused.
+    Edge split(Edge e, float t = 0.5f);
+
+    /// Why `collapse(e, t)` would be refused (link condition, unconnected fans, dangling edge,
+    /// tetrahedron, no face, invalid or dual edge, bad t), or nothing. O(valence).
+    std::optional<Refusal> check_collapse(Edge e, float t = 0.5f) const;
+    /// Merges dest(e) into origin(e), which survives (at fraction t for the layers). Deletes
+    /// dest(e), the faces left and right of e, e itself and the edges from dest(e) to the two
+    /// opposite corners (their partners from origin(e) survive and take over their faces).
+    /// The other edges of dest(e) keep their ids and now start at origin(e).
+    /// \throws Edit_refused.
+    Vertex collapse(Edge e, float t = 0.5f);
+    /// collapse without the exception; the survivor is the old `e.origin(m)`.
+    std::optional<Refusal> try_collapse(Edge e, float t = 0.5f);
+    ///@}
+
+    /// \name Queries
+    ///@{
+    /// The primal edge from `a` to `b`, or `no_edge`. O(valence of a).
+    Edge find_edge(Vertex a, Vertex b) const;
+    /// True when `v` has an edge with no face on its left (an open fan). O(valence).
+    bool is_boundary(Vertex v) const;
+    /// True when the primal edge of `e` has a face on one side only.
+    bool is_boundary(Edge e) const;
+    /// Bytes of connectivity storage (both meshes, vertices and faces; chunk slack included).
+    std::size_t connectivity_bytes() const;
+    /// Bytes of connectivity chunks that no copy of this mesh shares.
+    std::size_t private_connectivity_bytes() const;
+    ///@}
+
+    /// Checks every invariant (rings closed and consistent with origins, dual rings in step
+    /// with the primal ones, faces are triangles with matching back-references, no repeated
+    /// edges, free lists and counts) and returns the first violation in words, or nothing when
+    /// the mesh is valid. O(size).
+    std::optional<std::string> validate() const;
+
+    /// Same elements, same connectivity and same free lists (chunks shared by both are not read).
+    friend bool operator==(const Mesh& a, const Mesh& b);
+
+    /// A copy that shares no chunk with this mesh (for measuring; a plain copy is a snapshot).
+    Mesh deep_copy() const;
+
+private:
+    friend class Vertex;
+    friend class Face;
+    friend class Edge;
+    friend struct Mesh_builder;
+
+    // A deleted vertex's edge; never a real edge because a mesh has fewer than 2^30 quad-edges.
+    static constexpr Edge deleted_edge{0xFFFF'FFFEu};
+
+    struct Vertex_traits {
+        static Vertex make(std::uint32_t i) { return Vertex{i}; }
+        static bool alive(const Mesh& m, std::uint32_t i) {
+            return m.vertex_edge_[i] != deleted_edge;
+        }
+    };
+    struct Face_traits {
+        static Face make(std::uint32_t i) { return Face{i}; }
+        static bool alive(const Mesh& m, std::uint32_t i) { return m.face_edge_[i].valid(); }
+    };
+    struct Edge_traits {
+        static Edge make(std::uint32_t q) { return Edge{2 * q}; }
+        static bool alive(const Mesh& m, std::uint32_t q) {
+            return m.primal_origin_[2 * q].valid();
+        }
+    };
+
+    Edge next_of(Edge e) const {
+        return e.is_dual() ? dual_next_[e.index()] : primal_next_[e.index()];
+    }
+    // Makes x follow p around their common origin and keeps the dual ring in step.
+    void link(Edge p, Edge x) {
+        primal_next_.set(p.index(), x);
+        dual_next_.set(x.rot().index(), p.inv_rot());
+    }
+    void set_origin(Edge e, Vertex v) { primal_origin_.set(e.index(), v); }
+    void set_left(Edge e, Face f) { dual_origin_.set(e.inv_rot().index(), f); }
+    Edge new_quad(Vertex from, Vertex to);
+    Face new_face(Edge e);
+    void delete_quad(Edge e);
+    void delete_face(Face f);
+    void delete_vertex(Vertex v);
+    void apply_add_face(Vertex a, Vertex b, Vertex c, Face* out);
+
+    Chunked_array<Edge> vertex_edge_; // per vertex: an outgoing edge, no_edge, or deleted_edge
+    Chunked_array<Edge> face_edge_;   // per face: an edge with the face on its left, or no_edge
+    Chunked_array<Vertex> primal_origin_;
+    Chunked_array<Edge> primal_next_;
+    Chunked_array<Face> dual_origin_;
+    Chunked_array<Edge> dual_next_;
+    Chunked_array<Vertex> free_vertices_; // used as stacks
+    Chunked_array<Face> free_faces_;
+    Chunked_array<std::uint32_t> free_quads_;
+    std::size_t vertex_count_ = 0;
+    std::size_t face_count_ = 0;
+    std::size_t quad_count_ = 0;
+};
+
+// ---- inline traversal (ids.hpp declares these; they need the complete Mesh) ----
+
+inline Edge Vertex::edge(const Mesh& m) const {
+    const Edge e = m.vertex_edge_[index_];
+    return e == Mesh::deleted_edge ? no_edge : e;
+}
+inline Origin_ccw_range Vertex::edges(const Mesh& m) const { return {m, edge(m)}; }
+inline Neighbor_range Vertex::neighbors(const Mesh& m) const { return {m, edge(m)}; }
+inline Vertex_face_range Vertex::faces(const Mesh& m) const {
+    return Vertex_face_range{Ring_range<Origin_ccw_step, To_left_face>{m, edge(m)}};
+}
+inline int Vertex::valence(const Mesh& m) const { return static_cast<int>(edges(m).size()); }
+
+inline Edge Face::edge(const Mesh& m) const { return m.face_edge_[index_]; }
+inline Face_edge_range Face::edges(const Mesh& m) const { return {m, edge(m)}; }
+inline Face_vertex_range Face::vertices(const Mesh& m) const { return {m, edge(m)}; }
+
+inline Vertex Edge::origin(const Mesh& m) const { return m.primal_origin_[index()]; }
+inline Vertex Edge::dest(const Mesh& m) const { return sym().origin(m); }
+inline Face Edge::origin_face(const Mesh& m) const { return m.dual_origin_[index()]; }
+inline Face Edge::dest_face(const Mesh& m) const { return sym().origin_face(m); }
+inline Face Edge::left(const Mesh& m) const { return inv_rot().origin_face(m); }
+inline Face Edge::right(const Mesh& m) const { return rot().origin_face(m); }
+inline Vertex Edge::left_vertex(const Mesh& m) const { return rot().origin(m); }
+inline Vertex Edge::right_vertex(const Mesh& m) const { return inv_rot().origin(m); }
+
+inline Edge Edge::origin_next(const Mesh& m) const { return m.next_of(*this); }
+inline Edge Edge::origin_prev(const Mesh& m) const { return rot().origin_next(m).rot(); }
+inline Edge Edge::dest_next(const Mesh& m) const { return sym().origin_next(m).sym(); }
+inline Edge Edge::dest_prev(const Mesh& m) const { return inv_rot().origin_next(m).inv_rot(); }
+inline Edge Edge::left_next(const Mesh& m) const { return inv_rot().origin_next(m).rot(); }
+inline Edge Edge::left_prev(const Mesh& m) const { return origin_next(m).sym(); }
+inline Edge Edge::right_next(const Mesh& m) const { return rot().origin_next(m).inv_rot(); }
+inline Edge Edge::right_prev(const Mesh& m) const { return sym().origin_next(m); }
+
+inline Origin_ccw_range Edge::origin_ccw(const Mesh& m) const { return {m, *this}; }
+inline Origin_cw_range Edge::origin_cw(const Mesh& m) const { return {m, *this}; }
+
+} // namespace orbis

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// flip, split and collapse (seed 002) with their checks, written as edits of the primal rings;
+// Mesh::link keeps the dual rings in step. Names follow the figures of seed 002: e = a->b,
+// left face (a, b, c), right face (b, a, d).
+#include "orbis/core/mesh.hpp"
+
+#include <cmath>
+
+namespace orbis {
+
+namespace {
+
+Refusal refuse(const char* op, Refusal_kind kind, Edge e, Vertex v = no_vertex,
+               Vertex other = no_vertex, Face f = no_face) {
+    return Refusal{kind, op, e, v, other, f};
+}
+
+bool bad_t(float t) { return !(t >= 0.f && t <= 1.f); }
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------
+// flip
+
+std::optional<Refusal> Mesh::check_flip(Edge e) const {
+    if (!contains(e)) return refuse("flip", Refusal_kind::invalid_element, e);
+    const Edge b = e.base();
+    if (!b.left(*this).valid() || !b.right(*this).valid())
+        return refuse("flip", Refusal_kind::boundary_edge, e);
+    const Vertex c = b.left_next(*this).dest(*this);
+    const Vertex d = b.sym().left_next(*this).dest(*this);
+    if (c == d) return refuse("flip", Refusal_kind::degenerate_flip, e, c);
+    if (find_edge(c, d).valid()) return refuse("flip", Refusal_kind::already_connected, e, d, c);
+    return std::nullopt;
+}
+
+void Mesh::flip(Edge e) {
+    if (auto r = try_flip(e)) throw Edit_refused(*r);
+}
+
+std::optional<Refusal> Mesh::try_flip(Edge e) {
+    if (auto r = check_flip(e)) return r;
+    const Edge b = e.base();
+    const Edge s = b.sym();
+    const Edge e1 = b.left_next(*this);  // b -> c
+    const Edge e2 = e1.left_next(*this); // c -> a
+    const Edge e3 = s.left_next(*this);  // a -> d
+    const Edge e4 = e3.left_next(*this); // d -> b
+    const Vertex va = b.origin(*this), vb = s.origin(*this);
+    const Vertex c = e2.origin(*this), d = e4.origin(*this);
+    const Face left = b.left(*this), right = s.left(*this);
+
+    // Take b out of the rings of a and b ...
+    link(e3, e2.sym());
+    link(e1, e4.sym());
+    // ... and put it in as d -> c.
+    link(e4, b);
+    link(b, e3.sym());
+    link(e2, s);
+    link(s, e1.sym());
+    set_origin(b, d);
+    set_origin(s, c);
+
+    if (vertex_edge_[va.index()] == b) vertex_edge_.set(va.index(), e2.sym());
+    if (vertex_edge_[vb.index()] == s) vertex_edge_.set(vb.index(), e1);
+    set_left(e3, left);
+    set_left(e1, right);
+    face_edge_.set(left.index(), b);
+    face_edge_.set(right.index(), s);
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// split
+
+std::optional<Refusal> Mesh::check_split(Edge e, float t) const {
+    if (!contains(e)) return refuse("split", Refusal_kind::invalid_element, e);
+    if (e.is_dual()) return refuse("split", Refusal_kind::dual_edge, e);
+    if (bad_t(t)) return refuse("split", Refusal_kind::bad_parameter, e);
+    if (!e.left(*this).valid() && !e.right(*this).valid())
+        return refuse("split", Refusal_kind::faceless_edge, e);
+    return std::nullopt;
+}
+
+Edge Mesh::split(Edge e, float t) {
+    if (auto r = check_split(e, t)) throw Edit_refused(*r);
+    // Read everything before the first write: the rings change under the traversal below.
+    const Edge s = e.sym();
+    const Face left = e.left(*this), right = s.left(*this);
+    const Vertex b = s.origin(*this);
+    const Edge s_prev = s.origin_prev(*this);
+    const Edge s_next = s.origin_next(*this);
+    const Edge e1 = left.valid() ? e.left_next(*this) : no_edge;   // b -> c
+    const Edge e2 = left.valid() ? e1.left_next(*this) : no_edge;  // c -> a
+    const Edge e3 = right.valid() ? s.left_next(*this) : no_edge;  // a -> d
+    const Edge e4 = right.valid() ? e3.left_next(*this) : no_edge; // d -> b
+
+    const Vertex m = add_vertex();
+    const Edge n = new_quad(m, b); // m -> b
+    vertex_edge_.set(m.index(), n);
+    if (vertex_edge_[b.index()] == s) vertex_edge_.set(b.index(), n.sym());
+    set_origin(s, m);
+
+    // b's ring: b->m takes the place of b->a.
+    link(s_prev, n.sym());
+    link(n.sym(), s_next);
+
+    // m's ring, counterclockwise: n (m->b), g (m->c), s (m->a), h (m->d), each present only
+    // where its face exists.
+    Edge g = no_edge, h = no_edge;
+    if (left.valid()) {
+        g = new_quad(m, e2.origin(*this));
+        link(e2, g.sym());
+        link(g.sym(), e1.sym());
+        const Face fl = new_face(n);
+        set_left(n, fl);
+        set_left(e1, fl);
+        set_left(g.sym(), fl);
+        set_left(g, left);
+        face_edge_.set(left.index(), e);
+    }
+    if (right.valid()) {
+        h = new_quad(m, e4.origin(*this));
+        link(e4, h.sym());
+        link(h.sym(), e3.sym());
+        const Face fr = new_face(n.sym());
+        set_left(n.sym(), fr);
+        set_left(h, fr);
+        set_left(e4, fr);
+        set_left(h.sym(), right);
+        face_edge_.set(right.index(), s);
+    }
+    const Edge after_n = g.valid() ? g : s;
+    link(n, after_n);
+    if (g.valid()) link(g, s);
+    const Edge after_s = h.valid() ? h : n;
+    link(s, after_s);
+    if (h.valid()) link(h, n);
+    return n;
+}
+
+// ---------------------------------------------------------------------------------------------
+// collapse
+
+std::optional<Refusal> Mesh::check_collapse(Edge e, float t) const {
+    constexpr const char* op = "collapse";
+    if (!contains(e)) return refuse(op, Refusal_kind::invalid_element, e);
+    if (e.is_dual()) return refuse(op, Refusal_kind::dual_edge, e);
+    if (bad_t(t)) return refuse(op, Refusal_kind::bad_parameter, e);
+    const Edge s = e.sym();
+    const Face left = e.left(*this), right = s.left(*this);
+    if (!left.valid() && !right.valid()) return refuse(op, Refusal_kind::faceless_edge, e);
+    const Vertex a = e.origin(*this), b = s.origin(*this);
+    const Vertex c = left.valid() ? e.left_next(*this).dest(*this) : no_vertex;
+    const Vertex d = right.valid() ? s.left_next(*this).dest(*this) : no_vertex;
+
+    // Link condition: the only common neighbours of a and b are the opposite corners.
+    for (const Edge ea : a.edges(*this)) {
+        const Vertex x = ea.dest(*this);
+        if (x == b || x == c || x == d) continue;
+        for (const Edge eb : b.edges(*this))
+            if (eb.dest(*this) == x) return refuse(op, Refusal_kind::link_condition, e, x);
+    }
+    if (left.valid() && right.valid() && is_boundary(a) && is_boundary(b))
+        return refuse(op, Refusal_kind::unconnected_fans, e, a, b);
+    if (left.valid()) {
+        const Edge e1 = e.left_next(*this), e2 = e1.left_next(*this);
+        if (!e1.right(*this).valid() && !e2.right(*this).valid())
+            return refuse(op, Refusal_kind::dangling_edge, e, c);
+        // An interior corner of valence 3 that passed the link condition makes a tetrahedron.
+        if (!is_boundary(c) && c.valence(*this) <= 3)
+            return refuse(op, Refusal_kind::tetrahedron, e, c);
+    }
+    if (right.valid()) {
+        const Edge e3 = s.left_next(*this), e4 = e3.left_next(*this);
+        if (!e3.right(*this).valid() && !e4.right(*this).valid())
+            return refuse(op, Refusal_kind::dangling_edge, e, d);
+        if (!is_boundary(d) && d.valence(*this) <= 3)
+            return refuse(op, Refusal_kind::tetrahedron, e, d);
+    }
+    return std::nullopt;
+}
+
+Vertex Mesh::collapse(Edge e, float t) {
+    const Vertex a = contains(e) && e.is_primal() ? e.origin(*this) : no_vertex;
+    if (auto r = try_collapse(e, t)) throw Edit_refused(*r);
+    return a;
+}
+
+std::optional<Refusal> Mesh::try_collapse(Edge e, float t) {
+    if (auto r = check_collapse(e, t)) return r;
+    const Edge s = e.sym();
+    const Face left = e.left(*this), right = s.left(*this);
+    const Vertex a = e.origin(*this), b = s.origin(*this);
+    const Edge e1 = left.valid() ? e.left_next(*this) : no_edge;   // b -> c, deleted
+    const Edge e2 = left.valid() ? e1.left_next(*this) : no_edge;  // c -> a, survives
+    const Edge e3 = right.valid() ? s.left_next(*this) : no_edge;  // a -> d, survives
+    const Edge e4 = right.valid() ? e3.left_next(*this) : no_edge; // d -> b, deleted
+
+    // The new ring of a: a's edges without e, with b's edges (without e.sym(), b->d and b->c,
+    // which merge into a->d and a->c) in the place of e.
+    const Edge a_prev = e.origin_prev(*this); // e3 when the right face exists
+    const Edge a_next = e.origin_next(*this); // e2.sym() when the left face exists
+    Edge first_b = s.origin_next(*this);
+    if (right.valid()) first_b = first_b.origin_next(*this); // skip b -> d
+    const Edge stop_b = left.valid() ? e1 : s;
+
+    Edge prev = a_prev;
+    for (Edge x = first_b; x != stop_b;) {
+        const Edge next = x.origin_next(*this);
+        set_origin(x, a);
+        link(prev, x);
+        prev = x;
+        x = next;
+    }
+    link(prev, a_next);
+    if (vertex_edge_[a.index()] == e) vertex_edge_.set(a.index(), a_next);
+
+    if (left.valid()) {
+        // c: c->b leaves the ring; c->a takes over the face beyond c->b.
+        const Vertex c = e2.origin(*this);
+        const Edge cb = e1.sym();
+        link(e2, cb.origin_next(*this));
+        if (vertex_edge_[c.index()] == cb) vertex_edge_.set(c.index(), e2);
+        const Face beyond = cb.left(*this);
+        set_left(e2, beyond);
+        if (beyond.valid() && face_edge_[beyond.index()] == cb) face_edge_.set(beyond.index(), e2);
+        delete_quad(e1);
+        delete_face(left);
+    }
+    if (right.valid()) {
+        // d: d->b leaves the ring; a->d takes over the face beyond b->d.
+        const Vertex d = e4.origin(*this);
+        link(e4.origin_prev(*this), e3.sym());
+        if (vertex_edge_[d.index()] == e4) vertex_edge_.set(d.index(), e3.sym());
+        const Face beyond = e4.sym().left(*this);
+        set_left(e3, beyond);
+        if (beyond.valid() && face_edge_[beyond.index()] == e4.sym())
+            face_edge_.set(beyond.index(), e3);
+        delete_quad(e4);
+        delete_face(right);
+    }
+    delete_quad(e);
+    delete_vertex(b);
+    return std::nullopt;
+}
+
+} // namespace orbis

@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: MIT
+// Mesh::validate: every invariant of the quad-edge structure, first violation in words.
+#include "orbis/core/mesh.hpp"
+
+#include <algorithm>
+#include <sstream>
+#include <vector>
+
+namespace orbis {
+
+namespace {
+template <class... Parts>
+std::string words(const Parts&... parts) {
+    std::ostringstream s;
+    (s << ... << parts);
+    return s.str();
+}
+} // namespace
+
+std::optional<std::string> Mesh::validate() const {
+    const std::uint32_t slots = edge_slots();
+    if (primal_next_.size() != slots || dual_origin_.size() != slots ||
+        dual_next_.size() != slots || slots % 2 != 0)
+        return "edge arrays have different sizes";
+
+    // Elements, counts and free lists.
+    std::size_t live_vertices = 0, live_faces = 0, live_quads = 0;
+    for (std::uint32_t i = 0; i < vertex_slots(); ++i)
+        live_vertices += contains(Vertex{i});
+    for (std::uint32_t i = 0; i < face_slots(); ++i)
+        live_faces += contains(Face{i});
+    for (std::uint32_t q = 0; q < slots / 2; ++q) {
+        const bool a = primal_origin_[2 * q].valid(), b = primal_origin_[2 * q + 1].valid();
+        if (a != b) return words("quad-edge ", q, " is half deleted");
+        live_quads += a;
+    }
+    if (live_vertices != vertex_count_) return "vertex count does not match the live vertices";
+    if (live_faces != face_count_) return "face count does not match the live faces";
+    if (live_quads != quad_count_) return "edge count does not match the live quad-edges";
+    {
+        std::vector<std::uint8_t> seen(vertex_slots(), 0);
+        for (std::size_t i = 0; i < free_vertices_.size(); ++i) {
+            const Vertex v = free_vertices_[i];
+            if (v.index() >= vertex_slots() || contains(v) || seen[v.index()]++)
+                return words("free vertex list entry ", v, " is live, repeated or out of range");
+        }
+        if (free_vertices_.size() != vertex_slots() - live_vertices)
+            return "a deleted vertex is missing from the free list";
+    }
+    {
+        std::vector<std::uint8_t> seen(face_slots(), 0);
+        for (std::size_t i = 0; i < free_faces_.size(); ++i) {
+            const Face f = free_faces_[i];
+            if (f.index() >= face_slots() || contains(f) || seen[f.index()]++)
+                return words("free face list entry ", f, " is live, repeated or out of range");
+        }
+        if (free_faces_.size() != face_slots() - live_faces)
+            return "a deleted face is missing from the free list";
+    }
+    {
+        std::vector<std::uint8_t> seen(slots / 2, 0);
+        for (std::size_t i = 0; i < free_quads_.size(); ++i) {
+            const std::uint32_t q = free_quads_[i];
+            if (q >= slots / 2 || contains(Edge{2 * q}) || seen[q]++)
+                return words("free edge list entry ", q, " is live, repeated or out of range");
+        }
+        if (free_quads_.size() != slots / 2 - live_quads)
+            return "a deleted quad-edge is missing from the free list";
+    }
+
+    // Primal rings: origins, links, and the dual rings that must follow them.
+    std::vector<std::uint8_t> predecessors(slots, 0);
+    for (std::uint32_t i = 0; i < slots; ++i) {
+        const Edge p{i};
+        if (!contains(p)) continue;
+        const Vertex o = p.origin(*this);
+        if (!contains(o)) return words(p, " starts at ", o, ", which is not a live vertex");
+        if (o == p.dest(*this)) return words(p, " is a loop at ", o);
+        const Edge x = primal_next_[i];
+        if (!contains(x) || x.is_dual()) return words("origin_next of ", p, " is ", x);
+        if (x.origin(*this) != o)
+            return words("origin_next of ", p, " starts at ", x.origin(*this), ", not at ", o);
+        if (predecessors[x.index()]++) return words(x, " follows two edges in its origin ring");
+        if (dual_next_[x.rot().index()] != p.inv_rot())
+            return words("the dual ring is out of step with the primal ring at ", p, " -> ", x);
+        if (p.left(*this) != x.right(*this))
+            return words("the wedge between ", p, " and ", x, " has two faces, ", p.left(*this),
+                         " and ", x.right(*this));
+    }
+
+    // Vertex rings: one ring per vertex through its edge, covering all its edges, no repeats.
+    std::vector<std::uint8_t> in_ring(slots, 0);
+    std::vector<Vertex> around;
+    std::size_t ring_edges = 0;
+    for (std::uint32_t i = 0; i < vertex_slots(); ++i) {
+        const Vertex v{i};
+        if (!contains(v)) continue;
+        const Edge first = vertex_edge_[i];
+        if (!first.valid()) continue;
+        if (!contains(first) || first.is_dual() || first.origin(*this) != v)
+            return words(v, " refers to ", first, ", which is not one of its edges");
+        around.clear();
+        Edge e = first;
+        do {
+            if (in_ring[e.index()]++) return words("the ring of ", v, " does not close");
+            around.push_back(e.dest(*this));
+            e = e.origin_next(*this);
+            ++ring_edges;
+        } while (e != first);
+        std::sort(around.begin(), around.end());
+        if (auto it = std::adjacent_find(around.begin(), around.end()); it != around.end())
+            return words(v, " is connected to ", *it, " by two edges");
+    }
+    if (ring_edges != 2 * live_quads) {
+        for (std::uint32_t i = 0; i < slots; ++i)
+            if (contains(Edge{i}) && !in_ring[i])
+                return words(Edge{i}, " is not in the ring of its origin ", Edge{i}.origin(*this),
+                             " (a second ring at that vertex, or an isolated vertex with edges)");
+    }
+
+    // Faces: triangles whose three edges have the face on their left.
+    std::size_t face_sides = 0;
+    for (std::uint32_t i = 0; i < slots; ++i) {
+        const Edge e{i};
+        if (!contains(e)) continue;
+        const Face f = e.left(*this);
+        if (!f.valid()) continue;
+        if (!contains(f)) return words(e, " has ", f, " on its left, which is not a live face");
+        ++face_sides;
+        const Edge e1 = e.left_next(*this), e2 = e1.left_next(*this);
+        if (e2.left_next(*this) != e || e1.left(*this) != f || e2.left(*this) != f)
+            return words("the boundary of ", f, " through ", e, " is not a triangle");
+    }
+    if (face_sides != 3 * live_faces) return "some live face has no edges";
+    for (std::uint32_t i = 0; i < face_slots(); ++i) {
+        const Face f{i};
+        if (!contains(f)) continue;
+        const Edge e = face_edge_[i];
+        if (!contains(e) || e.is_dual() || e.left(*this) != f)
+            return words(f, " refers to ", e, ", which does not have it on its left");
+    }
+    return std::nullopt;
+}
+
+} // namespace orbis

@@ -2,6 +2,7 @@
 #include "support/fixtures.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <utility>
 
@@ -122,6 +123,65 @@ Mesh build(const Shape& shape) { return build(shape, shape.triangles); }
 int euler_characteristic(const Mesh& m) {
     return static_cast<int>(m.vertex_count()) - static_cast<int>(m.edge_count()) +
            static_cast<int>(m.face_count());
+}
+
+std::vector<Point> octahedron_positions() {
+    return {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+}
+
+std::vector<Point> disc_positions(int rings) {
+    // Ring k, vertex i lies on side i / k of the hexagon of radius k, i % k steps along it.
+    const double pi = std::acos(-1.0);
+    auto corner = [&](int side, double r) {
+        const double a = pi / 3 * side;
+        return Point{r * std::cos(a), r * std::sin(a), 0};
+    };
+    std::vector<Point> out{{0, 0, 0}};
+    for (int k = 1; k <= rings; ++k)
+        for (int i = 0; i < 6 * k; ++i) {
+            const int side = i / k, step = i % k;
+            const Point p = corner(side, k), q = corner(side + 1, k);
+            const double f = double(step) / k;
+            out.push_back({p[0] + f * (q[0] - p[0]), p[1] + f * (q[1] - p[1]), 0});
+        }
+    return out;
+}
+
+std::vector<std::uint32_t> twin_half_edges(const std::vector<Triangle>& triangles) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> half;
+    for (std::uint32_t h = 0; h < 3 * triangles.size(); ++h)
+        half[{triangles[h / 3][h % 3], triangles[h / 3][(h + 1) % 3]}] = h;
+    std::vector<std::uint32_t> twin(3 * triangles.size(), UINT32_MAX);
+    for (std::uint32_t h = 0; h < twin.size(); ++h) {
+        const auto it = half.find({triangles[h / 3][(h + 1) % 3], triangles[h / 3][h % 3]});
+        if (it != half.end()) twin[h] = it->second;
+    }
+    return twin;
+}
+
+Triangle canonical(Triangle t) {
+    std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
+    return t;
+}
+
+std::vector<Triangle> canonical_sorted(std::vector<Triangle> triangles) {
+    for (auto& t : triangles)
+        t = canonical(t);
+    std::sort(triangles.begin(), triangles.end());
+    return triangles;
+}
+
+Triangle corners(const Mesh& m, Face f) {
+    const Edge e = f.edge(m);
+    const Edge n = e.left_next(m);
+    return {e.origin(m).index(), n.origin(m).index(), n.dest(m).index()};
+}
+
+std::vector<Triangle> face_corners(const Mesh& m) {
+    std::vector<Triangle> out;
+    for (const Face f : m.faces())
+        out.push_back(corners(m, f));
+    return canonical_sorted(std::move(out));
 }
 
 } // namespace orbis::test

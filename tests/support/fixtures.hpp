@@ -4,6 +4,7 @@
 
 #include <orbis/core.hpp>
 
+#include <array>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -42,5 +43,25 @@ Mesh build(const Shape& shape);
 
 /// V - E + F of a mesh.
 int euler_characteristic(const Mesh& m);
+
+/// A point in space, for checking traversal against geometry.
+using Point = std::array<double, 3>;
+/// Positions of octahedron(): vertex 0 = +x, 1 = -x, 2 = +y, 3 = -y, 4 = +z, 5 = -z.
+std::vector<Point> octahedron_positions();
+/// Positions of disc(rings) in the plane z = 0 (a hexagonal grid of unit spacing); its triangles
+/// are counterclockwise seen from +z.
+std::vector<Point> disc_positions(int rings);
+
+/// For each half-edge 3t+i (triangles[t][i] -> triangles[t][(i+1)%3]) the half-edge running the
+/// other way, or UINT32_MAX where there is none (the boundary of open input).
+std::vector<std::uint32_t> twin_half_edges(const std::vector<Triangle>& triangles);
+/// `t` rotated (same orientation) so that its smallest index comes first.
+Triangle canonical(Triangle t);
+/// The triangles, each canonical, sorted: compares triangle lists up to order and rotation.
+std::vector<Triangle> canonical_sorted(std::vector<Triangle> triangles);
+/// The corners of `f` as indices, counterclockwise, starting at `f.edge(m).origin(m)`.
+Triangle corners(const Mesh& m, Face f);
+/// The corners of every live face of `m`, as canonical_sorted.
+std::vector<Triangle> face_corners(const Mesh& m);
 
 } // namespace orbis::test

@@ -8,26 +8,30 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace orbis {
 
-/// An array of `T` in chunks of 4,096 elements, shared copy-on-write between copies.
+/// An array of `T` in chunks of 2^ChunkBits elements, shared copy-on-write between copies.
 ///
 /// Copying is a snapshot: it copies one pointer per 64 chunks (with a reference count) and one
 /// raw pointer per chunk, never element data. The first write to a chunk that another copy
-/// still sees clones that chunk (16 KiB for 4-byte elements), so an edit after a snapshot costs
-/// memory in proportion to what it touches. Reads go through a flat table of raw chunk
+/// still sees clones that chunk (16 KiB for 4,096 4-byte elements), so an edit after a snapshot
+/// costs memory in proportion to what it touches. Reads go through a flat table of raw chunk
 /// pointers: one extra dependent load compared with `std::vector`
 /// (see shared/notes/copy-on-write-measurements.md).
 ///
-/// Not thread-safe for a write racing a copy of the same object; distinct copies may be
-/// written from distinct threads.
-template <class T>
+/// Each array remembers which chunks it has already found to be its own, so a write to such a
+/// chunk costs one byte load more than a vector's; the reference counts are consulted only on
+/// the first write to a chunk after a copy. Copying therefore also clears the source's
+/// remembered ownership (a mutable member): copy one array from one thread at a time; distinct
+/// copies may be read and written from distinct threads.
+template <class T, std::size_t ChunkBits = 12>
 class Chunked_array {
 public:
     /// log2 of the elements per chunk.
-    static constexpr std::size_t chunk_bits = 12;
+    static constexpr std::size_t chunk_bits = ChunkBits;
     /// Elements per chunk.
     static constexpr std::size_t chunk_size = std::size_t{1} << chunk_bits;
     /// log2 of the chunks per page (the unit of reference-counted table sharing).
@@ -37,6 +41,42 @@ public:
 
     /// An empty array.
     Chunked_array() = default;
+    /// A snapshot of `other`: shares all its chunks.
+    Chunked_array(const Chunked_array& other)
+        : pages_(other.pages_)
+        , data_(other.data_)
+        , owned_(other.owned_.size(), 0)
+        , size_(other.size_) {
+        other.forget_ownership();
+    }
+    /// Takes over `other`'s chunks; `other` is left empty.
+    Chunked_array(Chunked_array&& other) noexcept
+        : pages_(std::move(other.pages_))
+        , data_(std::move(other.data_))
+        , owned_(std::move(other.owned_))
+        , size_(std::exchange(other.size_, 0)) {
+        other.pages_.clear();
+        other.data_.clear();
+        other.owned_.clear();
+    }
+    /// Becomes a snapshot of `other`.
+    Chunked_array& operator=(const Chunked_array& other) {
+        if (this != &other) *this = Chunked_array(other);
+        return *this;
+    }
+    /// Takes over `other`'s chunks.
+    Chunked_array& operator=(Chunked_array&& other) noexcept {
+        if (this != &other) {
+            pages_ = std::move(other.pages_);
+            data_ = std::move(other.data_);
+            owned_ = std::move(other.owned_);
+            size_ = std::exchange(other.size_, 0);
+            other.pages_.clear();
+            other.data_.clear();
+            other.owned_.clear();
+        }
+        return *this;
+    }
     /// `n` copies of `value`.
     Chunked_array(std::size_t n, const T& value) { resize(n, value); }
 
@@ -56,13 +96,7 @@ public:
     T& mut(std::size_t i) {
         assert(i < size_);
         const std::size_t c = i >> chunk_bits;
-        auto& page = pages_[c >> page_bits];
-        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
-        auto& chunk = page->chunks[c & (page_size - 1)];
-        if (chunk.use_count() != 1) {
-            chunk = std::make_shared<Chunk>(*chunk);
-            data_[c] = chunk->values.data();
-        }
+        if (!owned_[c]) own(c);
         return data_[c][i & (chunk_size - 1)];
     }
 
@@ -131,13 +165,7 @@ public:
 
     /// Writable pointer to the whole of chunk `c` (for bulk fills); clones it if shared.
     T* mut_chunk(std::size_t c) {
-        auto& page = pages_[c >> page_bits];
-        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
-        auto& chunk = page->chunks[c & (page_size - 1)];
-        if (chunk.use_count() != 1) {
-            chunk = std::make_shared<Chunk>(*chunk);
-            data_[c] = chunk->values.data();
-        }
+        if (!owned_[c]) own(c);
         return data_[c];
     }
 
@@ -149,6 +177,21 @@ private:
         std::array<std::shared_ptr<Chunk>, page_size> chunks;
     };
 
+    // Makes chunk c private to this array, cloning it (and its page) if a copy shares it. Kept
+    // out of line so that mut() stays small enough to inline into every edit.
+    [[gnu::noinline]] void own(std::size_t c) {
+        auto& page = pages_[c >> page_bits];
+        if (page.use_count() != 1) page = std::make_shared<Page>(*page);
+        auto& chunk = page->chunks[c & (page_size - 1)];
+        if (chunk.use_count() != 1) {
+            chunk = std::make_shared<Chunk>(*chunk);
+            data_[c] = chunk->values.data();
+        }
+        owned_[c] = 1;
+    }
+
+    void forget_ownership() const { std::fill(owned_.begin(), owned_.end(), 0); }
+
     void add_chunk() {
         const std::size_t c = data_.size();
         if ((c & (page_size - 1)) == 0) pages_.push_back(std::make_shared<Page>());
@@ -156,6 +199,7 @@ private:
         if (page.use_count() != 1) page = std::make_shared<Page>(*page);
         auto chunk = std::shared_ptr<Chunk>(new Chunk); // no zeroing: every element is written
         data_.push_back(chunk->values.data());
+        owned_.push_back(1);
         page->chunks[c & (page_size - 1)] = std::move(chunk);
     }
 
@@ -165,11 +209,13 @@ private:
         if (page.use_count() != 1) page = std::make_shared<Page>(*page);
         page->chunks[c & (page_size - 1)].reset();
         data_.pop_back();
+        owned_.pop_back();
         if ((c & (page_size - 1)) == 0) pages_.pop_back();
     }
 
     std::vector<std::shared_ptr<Page>> pages_;
     std::vector<T*> data_;
+    mutable std::vector<std::uint8_t> owned_; // 1: chunk known to be private to this array
     std::size_t size_ = 0;
 };
 

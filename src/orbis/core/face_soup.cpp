@@ -59,6 +59,11 @@ struct Mesh_builder {
                 if (twin[h] >= halves || twin[twin[h]] != h || origin_of(twin[h]) != dest_of(h) ||
                     dest_of(twin[h]) != origin_of(h))
                     return false;
+            // Consistent twins can still pair two different edges between the same vertices.
+            for (std::uint32_t v = 0; v < vertex_count; ++v)
+                for (std::uint32_t i = start[v]; i < start[v + 1]; ++i)
+                    for (std::uint32_t k = i + 1; k < start[v + 1]; ++k)
+                        if (dest_of(out[i]) == dest_of(out[k])) return false;
         }
 
         // Quad-edges numbered vertex by vertex, so the edges of a vertex sit together.
@@ -119,13 +124,15 @@ struct Mesh_builder {
             if (n != degree) return false;
         }
 
-        std::vector<Edge> dual_next(slots, no_edge);
-        std::vector<Face> dual_origin(slots, no_face);
+        std::vector<Mesh::Quad_record> records(quads);
         for (std::size_t i = 0; i < slots; ++i) {
             const Edge p{std::uint32_t(i)};
             const Edge x = next[i];
-            dual_next[x.rot().index()] = p.inv_rot();
-            dual_origin[p.inv_rot().index()] = left[i];
+            const Edge xr = x.rot(), pl = p.inv_rot();
+            records[i >> 1].next[i & 1] = x;
+            records[i >> 1].origin[i & 1] = origin[i];
+            records[xr.quad_index()].dual_next[xr.mask() & 1] = pl;
+            records[pl.quad_index()].dual_origin[pl.mask() & 1] = left[i];
         }
         std::vector<Edge> face_edge(tris.size());
         for (std::size_t t = 0; t < tris.size(); ++t)
@@ -134,19 +141,16 @@ struct Mesh_builder {
         mesh = Mesh{};
         assign(mesh.vertex_edge_, vertex_edge);
         assign(mesh.face_edge_, face_edge);
-        assign(mesh.primal_origin_, origin);
-        assign(mesh.primal_next_, next);
-        assign(mesh.dual_origin_, dual_origin);
-        assign(mesh.dual_next_, dual_next);
+        assign(mesh.quads_, records);
         mesh.vertex_count_ = vertex_count;
         mesh.face_count_ = tris.size();
         mesh.quad_count_ = quads;
         return true;
     }
 
-    template <class T>
-    static void assign(Chunked_array<T>& dst, const std::vector<T>& src) {
-        constexpr std::size_t n = Chunked_array<T>::chunk_size;
+    template <class T, std::size_t Bits>
+    static void assign(Chunked_array<T, Bits>& dst, const std::vector<T>& src) {
+        constexpr std::size_t n = Chunked_array<T, Bits>::chunk_size;
         dst.resize(src.size());
         for (std::size_t c = 0; c < dst.chunk_count(); ++c)
             std::copy_n(src.data() + c * n, std::min(n, src.size() - c * n), dst.mut_chunk(c));

@@ -37,12 +37,7 @@ Edge Mesh::new_quad(Vertex from, Vertex to) {
         free_quads_.resize(free_quads_.size() - 1);
     } else {
         q = edge_slots() / 2;
-        for (int i = 0; i < 2; ++i) {
-            primal_origin_.push_back(no_vertex);
-            primal_next_.push_back(no_edge);
-            dual_origin_.push_back(no_face);
-            dual_next_.push_back(no_edge);
-        }
+        quads_.push_back(Quad_record{});
     }
     ++quad_count_;
     const Edge e{2 * q};
@@ -66,14 +61,8 @@ Face Mesh::new_face(Edge e) {
 }
 
 void Mesh::delete_quad(Edge e) {
-    const Edge b = e.base();
-    for (const Edge h : {b, b.sym()}) {
-        primal_origin_.set(h.index(), no_vertex);
-        primal_next_.set(h.index(), no_edge);
-        dual_origin_.set(h.index(), no_face);
-        dual_next_.set(h.index(), no_edge);
-    }
-    free_quads_.push_back(b.quad_index());
+    quads_.set(e.quad_index(), Quad_record{});
+    free_quads_.push_back(e.quad_index());
     --quad_count_;
 }
 
@@ -104,37 +93,33 @@ bool Mesh::is_boundary(Vertex v) const {
 bool Mesh::is_boundary(Edge e) const { return !e.left(*this).valid() || !e.right(*this).valid(); }
 
 std::size_t Mesh::connectivity_bytes() const {
-    return vertex_edge_.chunk_bytes() + face_edge_.chunk_bytes() + primal_origin_.chunk_bytes() +
-           primal_next_.chunk_bytes() + dual_origin_.chunk_bytes() + dual_next_.chunk_bytes() +
+    return vertex_edge_.chunk_bytes() + face_edge_.chunk_bytes() + quads_.chunk_bytes() +
            free_vertices_.chunk_bytes() + free_faces_.chunk_bytes() + free_quads_.chunk_bytes();
 }
 
 std::size_t Mesh::private_connectivity_bytes() const {
     return vertex_edge_.private_chunk_bytes() + face_edge_.private_chunk_bytes() +
-           primal_origin_.private_chunk_bytes() + primal_next_.private_chunk_bytes() +
-           dual_origin_.private_chunk_bytes() + dual_next_.private_chunk_bytes() +
-           free_vertices_.private_chunk_bytes() + free_faces_.private_chunk_bytes() +
-           free_quads_.private_chunk_bytes();
+           quads_.private_chunk_bytes() + free_vertices_.private_chunk_bytes() +
+           free_faces_.private_chunk_bytes() + free_quads_.private_chunk_bytes();
 }
 
 bool operator==(const Mesh& a, const Mesh& b) {
     return a.vertex_count_ == b.vertex_count_ && a.face_count_ == b.face_count_ &&
            a.quad_count_ == b.quad_count_ && a.vertex_edge_ == b.vertex_edge_ &&
-           a.face_edge_ == b.face_edge_ && a.primal_origin_ == b.primal_origin_ &&
-           a.primal_next_ == b.primal_next_ && a.dual_origin_ == b.dual_origin_ &&
-           a.dual_next_ == b.dual_next_ && a.free_vertices_ == b.free_vertices_ &&
-           a.free_faces_ == b.free_faces_ && a.free_quads_ == b.free_quads_;
+           a.face_edge_ == b.face_edge_ && a.quads_ == b.quads_ &&
+           a.free_vertices_ == b.free_vertices_ && a.free_faces_ == b.free_faces_ &&
+           a.free_quads_ == b.free_quads_;
 }
 
 namespace {
-template <class T>
-Chunked_array<T> unshared(const Chunked_array<T>& in) {
-    Chunked_array<T> out;
+template <class T, std::size_t Bits>
+Chunked_array<T, Bits> unshared(const Chunked_array<T, Bits>& in) {
+    Chunked_array<T, Bits> out;
     out.resize(in.size());
     for (std::size_t c = 0; c < in.chunk_count(); ++c) {
         T* dst = out.mut_chunk(c);
-        const std::size_t n =
-            std::min(Chunked_array<T>::chunk_size, in.size() - c * Chunked_array<T>::chunk_size);
+        const std::size_t n = std::min(Chunked_array<T, Bits>::chunk_size,
+                                       in.size() - c * Chunked_array<T, Bits>::chunk_size);
         std::copy_n(in.chunk_data(c), n, dst);
     }
     return out;
@@ -145,10 +130,7 @@ Mesh Mesh::deep_copy() const {
     Mesh m;
     m.vertex_edge_ = unshared(vertex_edge_);
     m.face_edge_ = unshared(face_edge_);
-    m.primal_origin_ = unshared(primal_origin_);
-    m.primal_next_ = unshared(primal_next_);
-    m.dual_origin_ = unshared(dual_origin_);
-    m.dual_next_ = unshared(dual_next_);
+    m.quads_ = unshared(quads_);
     m.free_vertices_ = unshared(free_vertices_);
     m.free_faces_ = unshared(free_faces_);
     m.free_quads_ = unshared(free_quads_);

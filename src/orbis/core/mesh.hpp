@@ -50,7 +50,7 @@ public:
     std::uint32_t face_slots() const { return static_cast<std::uint32_t>(face_edge_.size()); }
     /// One past the largest edge index ever used (directed, per primal or dual mesh): twice the
     /// quad-edge slots.
-    std::uint32_t edge_slots() const { return static_cast<std::uint32_t>(primal_origin_.size()); }
+    std::uint32_t edge_slots() const { return static_cast<std::uint32_t>(2 * quads_.size()); }
     /// True when `v` is a live vertex of this mesh.
     bool contains(Vertex v) const {
         return v.index() < vertex_slots() && vertex_edge_[v.index()] != deleted_edge;
@@ -61,7 +61,7 @@ public:
     }
     /// True when `e` (primal or dual) belongs to a live quad-edge of this mesh.
     bool contains(Edge e) const {
-        return e.valid() && e.index() < edge_slots() && primal_origin_[e.index()].valid();
+        return e.valid() && e.index() < edge_slots() && origin_at(e.index()).valid();
     }
     ///@}
 
@@ -180,21 +180,36 @@ private:
     };
     struct Edge_traits {
         static Edge make(std::uint32_t q) { return Edge{2 * q}; }
-        static bool alive(const Mesh& m, std::uint32_t q) {
-            return m.primal_origin_[2 * q].valid();
-        }
+        static bool alive(const Mesh& m, std::uint32_t q) { return m.quads_[q].origin[0].valid(); }
     };
 
+    // Everything about one quad-edge in one record, so that an edit or a ring walk that touches
+    // a quad-edge reads one cache line instead of one per array.
+    struct Quad_record {
+        std::array<Edge, 2> next;        // origin_next of primal edges 2q and 2q+1
+        std::array<Edge, 2> dual_next;   // origin_next of dual edges 2q and 2q+1
+        std::array<Vertex, 2> origin;    // origins of primal edges 2q and 2q+1
+        std::array<Face, 2> dual_origin; // origins of dual edges 2q and 2q+1
+        friend bool operator==(const Quad_record&, const Quad_record&) = default;
+    };
+
+    Vertex origin_at(std::uint32_t i) const { return quads_[i >> 1].origin[i & 1]; }
     Edge next_of(Edge e) const {
-        return e.is_dual() ? dual_next_[e.index()] : primal_next_[e.index()];
+        const Quad_record& q = quads_[e.quad_index()];
+        return e.is_dual() ? q.dual_next[e.mask() & 1] : q.next[e.mask() & 1];
     }
+    Quad_record& quad_mut(Edge e) { return quads_.mut(e.quad_index()); }
     // Makes x follow p around their common origin and keeps the dual ring in step.
     void link(Edge p, Edge x) {
-        primal_next_.set(p.index(), x);
-        dual_next_.set(x.rot().index(), p.inv_rot());
+        quad_mut(p).next[p.mask() & 1] = x;
+        const Edge xr = x.rot();
+        quad_mut(xr).dual_next[xr.mask() & 1] = p.inv_rot();
     }
-    void set_origin(Edge e, Vertex v) { primal_origin_.set(e.index(), v); }
-    void set_left(Edge e, Face f) { dual_origin_.set(e.inv_rot().index(), f); }
+    void set_origin(Edge e, Vertex v) { quad_mut(e).origin[e.mask() & 1] = v; }
+    void set_left(Edge e, Face f) {
+        const Edge d = e.inv_rot();
+        quad_mut(d).dual_origin[d.mask() & 1] = f;
+    }
     Edge new_quad(Vertex from, Vertex to);
     Face new_face(Edge e);
     void delete_quad(Edge e);
@@ -204,11 +219,8 @@ private:
 
     Chunked_array<Edge> vertex_edge_; // per vertex: an outgoing edge, no_edge, or deleted_edge
     Chunked_array<Edge> face_edge_;   // per face: an edge with the face on its left, or no_edge
-    Chunked_array<Vertex> primal_origin_;
-    Chunked_array<Edge> primal_next_;
-    Chunked_array<Face> dual_origin_;
-    Chunked_array<Edge> dual_next_;
-    Chunked_array<Vertex> free_vertices_; // used as stacks
+    Chunked_array<Quad_record, 10> quads_; // 32 KiB chunks: copy-on-write stays cheap
+    Chunked_array<Vertex> free_vertices_;  // used as stacks
     Chunked_array<Face> free_faces_;
     Chunked_array<std::uint32_t> free_quads_;
     std::size_t vertex_count_ = 0;
@@ -233,14 +245,16 @@ inline Edge Face::edge(const Mesh& m) const { return m.face_edge_[index_]; }
 inline Face_edge_range Face::edges(const Mesh& m) const { return {m, edge(m)}; }
 inline Face_vertex_range Face::vertices(const Mesh& m) const { return {m, edge(m)}; }
 
-inline Vertex Edge::origin(const Mesh& m) const { return m.primal_origin_[index()]; }
+inline Vertex Edge::origin(const Mesh& m) const { return m.origin_at(index()); }
 inline Vertex Edge::dest(const Mesh& m) const { return sym().origin(m); }
-inline Face Edge::origin_face(const Mesh& m) const { return m.dual_origin_[index()]; }
+inline Face Edge::origin_face(const Mesh& m) const {
+    return m.quads_[quad_index()].dual_origin[mask_ & 1];
+}
 inline Face Edge::dest_face(const Mesh& m) const { return sym().origin_face(m); }
 inline Face Edge::left(const Mesh& m) const { return inv_rot().origin_face(m); }
 inline Face Edge::right(const Mesh& m) const { return rot().origin_face(m); }
-inline Vertex Edge::left_vertex(const Mesh& m) const { return rot().origin(m); }
-inline Vertex Edge::right_vertex(const Mesh& m) const { return inv_rot().origin(m); }
+inline Vertex Edge::left_vertex(const Mesh& m) const { return inv_rot().origin(m); }
+inline Vertex Edge::right_vertex(const Mesh& m) const { return rot().origin(m); }
 
 inline Edge Edge::origin_next(const Mesh& m) const { return m.next_of(*this); }
 inline Edge Edge::origin_prev(const Mesh& m) const { return rot().origin_next(m).rot(); }

@@ -154,29 +154,57 @@ std::optional<Refusal> Mesh::check_collapse(Edge e, float t) const {
     const Vertex c = left.valid() ? e.left_next(*this).dest(*this) : no_vertex;
     const Vertex d = right.valid() ? s.left_next(*this).dest(*this) : no_vertex;
 
-    // Link condition: the only common neighbours of a and b are the opposite corners.
+    // Link condition: the only common neighbours of a and b are the opposite corners. One walk
+    // around each end collects what the later checks need too.
+    constexpr int small = 32;
+    Vertex b_neighbors[small];
+    int b_count = 0;
+    bool b_boundary = false;
+    for (const Edge eb : b.edges(*this)) {
+        if (!eb.left(*this).valid()) b_boundary = true;
+        const Vertex x = eb.dest(*this);
+        if (x == a || x == c || x == d) continue;
+        if (b_count == small) {
+            b_count = -1; // valence beyond the buffer: fall back to find_edge below
+            break;
+        }
+        b_neighbors[b_count++] = x;
+    }
+    bool a_boundary = false;
     for (const Edge ea : a.edges(*this)) {
+        if (!ea.left(*this).valid()) a_boundary = true;
         const Vertex x = ea.dest(*this);
         if (x == b || x == c || x == d) continue;
-        for (const Edge eb : b.edges(*this))
-            if (eb.dest(*this) == x) return refuse(op, Refusal_kind::link_condition, e, x);
+        if (b_count < 0) {
+            if (find_edge(b, x).valid()) return refuse(op, Refusal_kind::link_condition, e, x);
+            continue;
+        }
+        for (int i = 0; i < b_count; ++i)
+            if (b_neighbors[i] == x) return refuse(op, Refusal_kind::link_condition, e, x);
     }
-    if (left.valid() && right.valid() && is_boundary(a) && is_boundary(b))
+    if (b_count < 0) b_boundary = is_boundary(b);
+    if (left.valid() && right.valid() && a_boundary && b_boundary)
         return refuse(op, Refusal_kind::unconnected_fans, e, a, b);
+
+    // The corners: no edge may lose both its faces, and an interior corner of valence 3 that
+    // passed the link condition belongs to a tetrahedron.
+    auto check_corner = [&](Edge first, Edge second, Vertex corner) -> std::optional<Refusal> {
+        if (!first.right(*this).valid() && !second.right(*this).valid())
+            return refuse(op, Refusal_kind::dangling_edge, e, corner);
+        int valence = 0;
+        for (const Edge x : corner.edges(*this)) {
+            if (!x.left(*this).valid()) return std::nullopt;
+            if (++valence > 3) return std::nullopt;
+        }
+        return refuse(op, Refusal_kind::tetrahedron, e, corner);
+    };
     if (left.valid()) {
-        const Edge e1 = e.left_next(*this), e2 = e1.left_next(*this);
-        if (!e1.right(*this).valid() && !e2.right(*this).valid())
-            return refuse(op, Refusal_kind::dangling_edge, e, c);
-        // An interior corner of valence 3 that passed the link condition makes a tetrahedron.
-        if (!is_boundary(c) && c.valence(*this) <= 3)
-            return refuse(op, Refusal_kind::tetrahedron, e, c);
+        const Edge e1 = e.left_next(*this);
+        if (auto r = check_corner(e1, e1.left_next(*this), c)) return r;
     }
     if (right.valid()) {
-        const Edge e3 = s.left_next(*this), e4 = e3.left_next(*this);
-        if (!e3.right(*this).valid() && !e4.right(*this).valid())
-            return refuse(op, Refusal_kind::dangling_edge, e, d);
-        if (!is_boundary(d) && d.valence(*this) <= 3)
-            return refuse(op, Refusal_kind::tetrahedron, e, d);
+        const Edge e3 = s.left_next(*this);
+        if (auto r = check_corner(e3, e3.left_next(*this), d)) return r;
     }
     return std::nullopt;
 }

@@ -19,9 +19,6 @@ std::string words(const Parts&... parts) {
 
 std::optional<std::string> Mesh::validate() const {
     const std::uint32_t slots = edge_slots();
-    if (primal_next_.size() != slots || dual_origin_.size() != slots ||
-        dual_next_.size() != slots || slots % 2 != 0)
-        return "edge arrays have different sizes";
 
     // Elements, counts and free lists.
     std::size_t live_vertices = 0, live_faces = 0, live_quads = 0;
@@ -30,7 +27,7 @@ std::optional<std::string> Mesh::validate() const {
     for (std::uint32_t i = 0; i < face_slots(); ++i)
         live_faces += contains(Face{i});
     for (std::uint32_t q = 0; q < slots / 2; ++q) {
-        const bool a = primal_origin_[2 * q].valid(), b = primal_origin_[2 * q + 1].valid();
+        const bool a = quads_[q].origin[0].valid(), b = quads_[q].origin[1].valid();
         if (a != b) return words("quad-edge ", q, " is half deleted");
         live_quads += a;
     }
@@ -76,12 +73,12 @@ std::optional<std::string> Mesh::validate() const {
         const Vertex o = p.origin(*this);
         if (!contains(o)) return words(p, " starts at ", o, ", which is not a live vertex");
         if (o == p.dest(*this)) return words(p, " is a loop at ", o);
-        const Edge x = primal_next_[i];
+        const Edge x = p.origin_next(*this);
         if (!contains(x) || x.is_dual()) return words("origin_next of ", p, " is ", x);
         if (x.origin(*this) != o)
             return words("origin_next of ", p, " starts at ", x.origin(*this), ", not at ", o);
         if (predecessors[x.index()]++) return words(x, " follows two edges in its origin ring");
-        if (dual_next_[x.rot().index()] != p.inv_rot())
+        if (x.rot().origin_next(*this) != p.inv_rot())
             return words("the dual ring is out of step with the primal ring at ", p, " -> ", x);
         if (p.left(*this) != x.right(*this))
             return words("the wedge between ", p, " and ", x, " has two faces, ", p.left(*this),

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <ranges>
 
 namespace orbis {
 
@@ -241,3 +242,11 @@ private:
 };
 
 } // namespace orbis
+
+// The iterators hold a mesh pointer, not the range, so they outlive a temporary range.
+template <class Step, class Project>
+inline constexpr bool std::ranges::enable_borrowed_range<orbis::Ring_range<Step, Project>> = true;
+template <class Range>
+inline constexpr bool std::ranges::enable_borrowed_range<orbis::Skip_no_face<Range>> = true;
+template <class Id, class Traits>
+inline constexpr bool std::ranges::enable_borrowed_range<orbis::Element_range<Id, Traits>> = true;

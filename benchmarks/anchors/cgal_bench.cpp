@@ -1,0 +1,351 @@
+// Anchor benchmarks on CGAL 5.5: Surface_mesh<Epick::Point_3> for the mesh workloads (same input
+// and random picks as Orbis's mesh benchmark), and Delaunay_triangulation_on_sphere_2 alone, the
+// reference triangulator the Orbis sphere has to beat. Stateful workloads run one operation
+// sequence per iteration on a fresh copy made outside the timed region (manual timing); every
+// result is validated once per benchmark and configuration.
+
+#include "sphere_input.hpp"
+
+#include <CGAL/Delaunay_triangulation_on_sphere_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Projection_on_sphere_traits_3.h>
+#include <CGAL/Surface_mesh.h>
+#include <CGAL/boost/graph/Euler_operations.h>
+#include <CGAL/boost/graph/helpers.h>
+#include <CGAL/boost/graph/iterator.h>
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using orbis::bench::require;
+using orbis::bench::Sphere_input;
+using orbis::bench::Splitmix64;
+using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using Point = Kernel::Point_3;
+using Mesh = CGAL::Surface_mesh<Point>;
+using Clock = std::chrono::steady_clock;
+using Faces = std::vector<std::array<std::uint32_t, 3>>;
+
+constexpr std::uint32_t operation_count = 100'000;
+constexpr std::uint64_t flip_seed = 11;
+constexpr std::uint64_t split_seed = 12;
+constexpr std::uint64_t collapse_seed = 13;
+
+// As in sphere_input.cpp: exact predicates on the float-rounded points projected onto the sphere.
+using Sphere_triangulation =
+    CGAL::Delaunay_triangulation_on_sphere_2<CGAL::Projection_on_sphere_traits_3<Kernel>>;
+
+double seconds_since(Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Arguments are (N, perturbation in percent): benchmark arguments are integers.
+const Sphere_input& input_of(const benchmark::State& state) {
+    return orbis::bench::sphere_input(static_cast<std::uint32_t>(state.range(0)),
+                                      static_cast<double>(state.range(1)) / 100.0);
+}
+
+// Validation is slow at 1M, so each workload and configuration is checked once per process.
+bool first_time(const char* workload, const benchmark::State& state) {
+    static std::set<std::string> seen;
+    return seen
+        .insert(std::string(workload) + "/" + std::to_string(state.range(0)) + "/" +
+                std::to_string(state.range(1)))
+        .second;
+}
+
+std::size_t build_mesh(Mesh& mesh, const std::vector<std::array<double, 3>>& points,
+                       const Faces& faces) {
+    for (const auto& p : points)
+        mesh.add_vertex(Point(p[0], p[1], p[2]));
+    std::size_t refused = 0;
+    for (const auto& f : faces) {
+        const Mesh::Face_index added = mesh.add_face(
+            Mesh::Vertex_index(f[0]), Mesh::Vertex_index(f[1]), Mesh::Vertex_index(f[2]));
+        if (added == Mesh::null_face()) ++refused;
+    }
+    return refused;
+}
+
+// Euler characteristic, element counts and CGAL's own checks (is_valid, is_triangle_mesh); removed
+// elements must have been collected first.
+void validate(const Mesh& mesh, std::size_t vertices, std::size_t faces, const char* what) {
+    const std::string where = std::string("CGAL ") + what + ": ";
+    require(mesh.number_of_vertices() == vertices, where + "wrong vertex count");
+    require(mesh.number_of_faces() == faces, where + "wrong face count");
+    require(static_cast<long long>(mesh.number_of_vertices()) -
+                    static_cast<long long>(mesh.number_of_edges()) +
+                    static_cast<long long>(mesh.number_of_faces()) ==
+                2,
+            where + "V - E + F != 2");
+    require(mesh.is_valid(true), where + "Surface_mesh::is_valid failed");
+    require(CGAL::is_triangle_mesh(mesh), where + "not a triangle mesh");
+}
+
+// The per-vertex storage as anchor-benchmarks.md counts it. Surface_mesh keeps its connectivity
+// records private, so their sizes are those of the indices they hold: a vertex and a face store one
+// halfedge, a halfedge its face, target vertex, next and previous halfedge.
+void report_storage(benchmark::State& state, const Mesh& mesh) {
+    const double v = static_cast<double>(mesh.num_vertices());
+    const double connectivity =
+        v * sizeof(Mesh::Halfedge_index) +
+        static_cast<double>(mesh.num_halfedges()) *
+            (sizeof(Mesh::Face_index) + sizeof(Mesh::Vertex_index) +
+             2 * sizeof(Mesh::Halfedge_index)) +
+        static_cast<double>(mesh.num_faces()) * sizeof(Mesh::Halfedge_index);
+    const double points = v * sizeof(Point);
+    // The removed flags of vertices, edges and faces are std::vector<bool>: one bit each.
+    const double removed_flags =
+        static_cast<double>(mesh.num_vertices() + mesh.num_edges() + mesh.num_faces()) / 8.0;
+    state.counters["B_per_v_connectivity"] = connectivity / v;
+    state.counters["B_per_v_conn_points"] = (connectivity + points) / v;
+    state.counters["B_per_v_all_arrays"] = (connectivity + points + removed_flags) / v;
+}
+
+// The mesh built from the faces in input order, shared read-only (or copied) by later workloads.
+const Mesh& built_mesh(const Sphere_input& in) {
+    static std::map<const Sphere_input*, std::unique_ptr<Mesh>> cache;
+    std::unique_ptr<Mesh>& slot = cache[&in];
+    if (!slot) {
+        slot = std::make_unique<Mesh>();
+        require(build_mesh(*slot, in.points, in.faces) == 0, "CGAL refused an input face");
+        validate(*slot, in.points.size(), in.faces.size(), "cached build");
+    }
+    return *slot;
+}
+
+void cgal_dtos2_triangulation(benchmark::State& state) {
+    const Sphere_input& in = input_of(state);
+    std::vector<Point> points;
+    points.reserve(in.points.size());
+    for (const auto& p : in.points)
+        points.emplace_back(p[0], p[1], p[2]);
+    for (auto _ : state) {
+        std::optional<Sphere_triangulation> triangulation(std::in_place);
+        const auto start = Clock::now();
+        triangulation->insert(points.begin(), points.end());
+        state.SetIterationTime(seconds_since(start));
+        require(triangulation->number_of_vertices() == points.size(),
+                "CGAL DToS2 dropped input points");
+        require(triangulation->number_of_faces() == in.faces.size() &&
+                    triangulation->number_of_ghost_faces() == 0,
+                "CGAL DToS2: a sphere of N points has 2N-4 faces");
+        if (first_time(__func__, state))
+            require(triangulation->is_valid(), "CGAL DToS2: is_valid failed");
+    }
+}
+
+void build_workload(benchmark::State& state, const Faces& faces, const char* name) {
+    const Sphere_input& in = input_of(state);
+    for (auto _ : state) {
+        std::optional<Mesh> mesh(std::in_place);
+        const auto start = Clock::now();
+        const std::size_t refused = build_mesh(*mesh, in.points, faces);
+        state.SetIterationTime(seconds_since(start));
+        benchmark::DoNotOptimize(*mesh);
+        require(refused == 0, "CGAL refused a face");
+        if (first_time(name, state)) validate(*mesh, in.points.size(), faces.size(), name);
+        report_storage(state, *mesh);
+    }
+}
+
+void cgal_build_input_order(benchmark::State& state) {
+    build_workload(state, input_of(state).faces, __func__);
+}
+
+void cgal_build_shuffled(benchmark::State& state) {
+    build_workload(state, orbis::bench::shuffled_faces(input_of(state)), __func__);
+}
+
+void cgal_one_ring(benchmark::State& state) {
+    const Sphere_input& in = input_of(state);
+    const Mesh& mesh = built_mesh(in);
+    // Each vertex index is summed once per incident face, so the sum over all rings is known.
+    std::uint64_t expected = 0;
+    for (const auto& f : in.faces)
+        expected += std::uint64_t{f[0]} + f[1] + f[2];
+    const double visits = static_cast<double>(mesh.number_of_halfedges());
+    double seconds = 0.0;
+    for (auto _ : state) {
+        const auto start = Clock::now();
+        std::uint64_t sum = 0;
+        for (const Mesh::Vertex_index v : mesh.vertices())
+            for (const Mesh::Vertex_index w : CGAL::vertices_around_target(mesh.halfedge(v), mesh))
+                sum += w.idx();
+        benchmark::DoNotOptimize(sum);
+        const double elapsed = seconds_since(start);
+        state.SetIterationTime(elapsed);
+        seconds += elapsed;
+        require(sum == expected, "CGAL one-ring: wrong neighbour index sum");
+    }
+    state.counters["ns_per_visit"] =
+        seconds * 1e9 / (visits * static_cast<double>(state.iterations()));
+}
+
+// CGAL has no flip check; this is the test OpenMesh's is_flip_ok applies on a closed mesh.
+bool is_flip_ok(const Mesh& mesh, Mesh::Edge_index e) {
+    if (mesh.is_border(e)) return false;
+    const Mesh::Halfedge_index h = mesh.halfedge(e);
+    const Mesh::Vertex_index c = mesh.target(mesh.next(h));
+    const Mesh::Vertex_index d = mesh.target(mesh.next(mesh.opposite(h)));
+    return c != d && mesh.halfedge(c, d) == Mesh::null_halfedge();
+}
+
+void cgal_flips(benchmark::State& state) {
+    const Sphere_input& in = input_of(state);
+    const Mesh& original = built_mesh(in);
+    double seconds = 0.0;
+    std::uint32_t rejected = 0;
+    for (auto _ : state) {
+        Mesh mesh(original);
+        Splitmix64 random{flip_seed};
+        const auto edges = static_cast<std::uint32_t>(mesh.num_edges());
+        rejected = 0;
+        const auto start = Clock::now();
+        for (std::uint32_t done = 0; done < operation_count;) {
+            const Mesh::Edge_index e(random.below(edges));
+            if (is_flip_ok(mesh, e)) {
+                CGAL::Euler::flip_edge(mesh.halfedge(e), mesh);
+                ++done;
+            } else {
+                ++rejected;
+            }
+        }
+        const double elapsed = seconds_since(start);
+        state.SetIterationTime(elapsed);
+        seconds += elapsed;
+        if (first_time(__func__, state))
+            validate(mesh, in.points.size(), in.faces.size(), "after flips");
+    }
+    state.counters["flips_per_s"] =
+        operation_count * static_cast<double>(state.iterations()) / seconds;
+    state.counters["rejected"] = rejected;
+}
+
+// CGAL has no triangle edge split: split_edge makes a quad on each side (hnew runs from the old
+// source to the new vertex m and is followed by h), and two face splits connect m to the opposite
+// vertices, giving the same 2-to-4 split as OpenMesh's split(e, p).
+void split_at_midpoint(Mesh& mesh, Mesh::Edge_index e) {
+    const Mesh::Halfedge_index h = mesh.halfedge(e);
+    const Point midpoint = CGAL::midpoint(mesh.point(mesh.source(h)), mesh.point(mesh.target(h)));
+    const Mesh::Halfedge_index hnew = CGAL::Euler::split_edge(h, mesh);
+    mesh.point(mesh.target(hnew)) = midpoint;
+    CGAL::Euler::split_face(hnew, mesh.next(h), mesh);
+    CGAL::Euler::split_face(mesh.opposite(h), mesh.next(mesh.opposite(hnew)), mesh);
+}
+
+void cgal_splits(benchmark::State& state) {
+    const Sphere_input& in = input_of(state);
+    const Mesh& original = built_mesh(in);
+    double seconds = 0.0;
+    for (auto _ : state) {
+        Mesh mesh(original);
+        Splitmix64 random{split_seed};
+        const auto start = Clock::now();
+        for (std::uint32_t done = 0; done < operation_count; ++done)
+            split_at_midpoint(
+                mesh, Mesh::Edge_index(random.below(static_cast<std::uint32_t>(mesh.num_edges()))));
+        const double elapsed = seconds_since(start);
+        state.SetIterationTime(elapsed);
+        seconds += elapsed;
+        if (first_time(__func__, state))
+            validate(mesh, in.points.size() + operation_count,
+                     in.faces.size() + 2 * operation_count, "after splits");
+    }
+    state.counters["splits_per_s"] =
+        operation_count * static_cast<double>(state.iterations()) / seconds;
+}
+
+void cgal_collapses(benchmark::State& state) {
+    const Sphere_input& in = input_of(state);
+    const Mesh& original = built_mesh(in);
+    const auto target =
+        std::min<std::uint32_t>(operation_count, static_cast<std::uint32_t>(in.points.size() / 2));
+    double seconds = 0.0;
+    std::uint32_t rejected = 0;
+    std::uint32_t deleted_picks = 0;
+    for (auto _ : state) {
+        Mesh mesh(original);
+        Splitmix64 random{collapse_seed};
+        const auto edges = static_cast<std::uint32_t>(mesh.num_edges());
+        rejected = 0;
+        deleted_picks = 0;
+        const auto start = Clock::now();
+        for (std::uint32_t done = 0; done < target;) {
+            const Mesh::Edge_index e(random.below(edges));
+            if (mesh.is_removed(e)) {
+                ++deleted_picks;
+                continue;
+            }
+            if (CGAL::Euler::does_satisfy_link_condition(e, mesh)) {
+                CGAL::Euler::collapse_edge(e, mesh);
+                ++done;
+            } else {
+                ++rejected;
+            }
+        }
+        const double elapsed = seconds_since(start);
+        state.SetIterationTime(elapsed);
+        seconds += elapsed;
+        if (first_time(__func__, state)) {
+            mesh.collect_garbage();
+            validate(mesh, in.points.size() - target, in.faces.size() - 2 * std::size_t{target},
+                     "after collapses");
+        }
+    }
+    state.counters["collapses_per_s"] = target * static_cast<double>(state.iterations()) / seconds;
+    state.counters["rejected"] = rejected;
+    state.counters["deleted_picks"] = deleted_picks;
+}
+
+void cgal_copy(benchmark::State& state) {
+    const Sphere_input& in = input_of(state);
+    const Mesh& original = built_mesh(in);
+    for (auto _ : state) {
+        std::optional<Mesh> copy;
+        const auto start = Clock::now();
+        copy.emplace(original);
+        state.SetIterationTime(seconds_since(start));
+        benchmark::DoNotOptimize(*copy);
+        if (first_time(__func__, state)) validate(*copy, in.points.size(), in.faces.size(), "copy");
+    }
+}
+
+void sphere_args(benchmark::internal::Benchmark* b) {
+    b->ArgNames({"n", "perturb_pct"});
+    for (const std::int64_t n : {100'000, 1'000'000})
+        for (const std::int64_t perturbation_percent : {0, 50})
+            b->Args({n, perturbation_percent});
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+}
+
+// Workloads that change or create a mesh: one operation sequence per repetition, as in
+// anchor-benchmarks.md (fresh mesh each time, median of the repetitions).
+void stateful(benchmark::internal::Benchmark* b) {
+    sphere_args(b);
+    b->Iterations(1);
+}
+
+} // namespace
+
+BENCHMARK(cgal_dtos2_triangulation)->Apply(stateful);
+BENCHMARK(cgal_build_input_order)->Apply(stateful);
+BENCHMARK(cgal_build_shuffled)->Apply(stateful);
+BENCHMARK(cgal_one_ring)->Apply(sphere_args);
+BENCHMARK(cgal_flips)->Apply(stateful);
+BENCHMARK(cgal_splits)->Apply(stateful);
+BENCHMARK(cgal_collapses)->Apply(stateful);
+BENCHMARK(cgal_copy)->Apply(sphere_args);
+
+BENCHMARK_MAIN();

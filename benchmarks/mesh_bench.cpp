@@ -131,14 +131,16 @@ void orbis_build_soup_shuffled(benchmark::State& state) {
 
 void one_ring(benchmark::State& state, const orbis::Mesh& m, const Sphere_input& in) {
     std::uint64_t expected = 0;
-    for (const auto& f : in.faces) expected += std::uint64_t{f[0]} + f[1] + f[2];
+    for (const auto& f : in.faces)
+        expected += std::uint64_t{f[0]} + f[1] + f[2];
     const double visits = 2.0 * static_cast<double>(m.edge_count());
     double seconds = 0.0;
     for (auto _ : state) {
         const auto start = Clock::now();
         std::uint64_t sum = 0;
         for (const orbis::Vertex v : m.vertices())
-            for (const orbis::Vertex w : v.neighbors(m)) sum += w.index();
+            for (const orbis::Vertex w : v.neighbors(m))
+                sum += w.index();
         benchmark::DoNotOptimize(sum);
         const double elapsed = seconds_since(start);
         state.SetIterationTime(elapsed);
@@ -281,7 +283,8 @@ void orbis_snapshot(benchmark::State& state) {
 void sphere_args(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n", "perturb_pct"});
     for (const std::int64_t n : {100'000, 1'000'000})
-        for (const std::int64_t perturbation_percent : {0, 50}) b->Args({n, perturbation_percent});
+        for (const std::int64_t perturbation_percent : {0, 50})
+            b->Args({n, perturbation_percent});
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
 }
 

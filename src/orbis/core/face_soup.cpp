@@ -14,15 +14,21 @@ constexpr std::uint32_t none = UINT32_MAX;
 
 /// Fills a Mesh's arrays directly from half-edges (friend of Mesh).
 struct Mesh_builder {
-    // Returns false (mesh untouched) when the input is not manifold with at most one open
-    // wedge per vertex; `twins` may be empty, then twins are found through the vertices.
-    static bool build(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris,
-                      std::span<const std::uint32_t> twins_in) {
-        const std::size_t halves = tris.size() * 3;
-        auto origin_of = [&](std::size_t h) { return tris[h / 3][h % 3]; };
-        auto dest_of = [&](std::size_t h) { return tris[h / 3][(h + 1) % 3]; };
+    // Half-edge h = 3t+i runs from tris[t][i] to tris[t][(i+1)%3].
+    struct Halves {
+        std::span<const Triangle> tris;
+        std::uint32_t origin(std::size_t h) const { return tris[h / 3][h % 3]; }
+        std::uint32_t dest(std::size_t h) const { return tris[h / 3][(h + 1) % 3]; }
+        std::size_t size() const { return tris.size() * 3; }
+    };
 
-        // Outgoing half-edges of each vertex, in compressed rows.
+    // Face soups: twins are found through the half-edges leaving each vertex, and quad-edges
+    // are numbered vertex by vertex so that the edges of a vertex sit together in memory.
+    // Returns false (mesh untouched) for input that is not manifold with at most one open
+    // wedge per vertex.
+    static bool build_soup(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris) {
+        const Halves hs{tris};
+        const std::size_t halves = hs.size();
         std::vector<std::uint32_t> start(vertex_count + 1, 0);
         for (const auto& t : tris)
             for (std::uint32_t v : t) {
@@ -31,120 +37,150 @@ struct Mesh_builder {
             }
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
-        std::vector<std::uint32_t> out(halves);
+        // out[k]: a half-edge leaving the row's vertex, out_dest[k]: where it goes (kept beside
+        // it so that the searches below read contiguous memory, not the triangles).
+        std::vector<std::uint32_t> out(halves), out_dest(halves);
         {
             std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-            for (std::size_t h = 0; h < halves; ++h)
-                out[fill[origin_of(h)]++] = std::uint32_t(h);
-        }
-
-        std::vector<std::uint32_t> twin;
-        if (twins_in.empty()) {
-            twin.assign(halves, none);
             for (std::size_t h = 0; h < halves; ++h) {
-                const std::uint32_t u = origin_of(h), v = dest_of(h);
-                if (u == v) return false;
-                for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
-                    if (dest_of(out[k]) != u) continue;
-                    if (twin[h] != none) return false; // two edges v->u
-                    twin[h] = out[k];
-                }
-                for (std::uint32_t k = start[u]; k < start[u + 1]; ++k)
-                    if (out[k] != h && dest_of(out[k]) == v) return false; // u->v twice
+                const std::uint32_t k = fill[hs.origin(h)]++;
+                out[k] = std::uint32_t(h);
+                out_dest[k] = hs.dest(h);
             }
-        } else {
-            if (twins_in.size() != halves) return false;
-            twin.assign(twins_in.begin(), twins_in.end());
-            for (std::size_t h = 0; h < halves; ++h)
-                if (twin[h] >= halves || twin[twin[h]] != h || origin_of(twin[h]) != dest_of(h) ||
-                    dest_of(twin[h]) != origin_of(h))
-                    return false;
-            // Consistent twins can still pair two different edges between the same vertices.
-            for (std::uint32_t v = 0; v < vertex_count; ++v)
-                for (std::uint32_t i = start[v]; i < start[v + 1]; ++i)
-                    for (std::uint32_t k = i + 1; k < start[v + 1]; ++k)
-                        if (dest_of(out[i]) == dest_of(out[k])) return false;
         }
-
-        // Quad-edges numbered vertex by vertex, so the edges of a vertex sit together.
+        std::vector<std::uint32_t> twin(halves, none);
+        for (std::uint32_t u = 0; u < vertex_count; ++u)
+            for (std::uint32_t i = start[u]; i < start[u + 1]; ++i) {
+                const std::uint32_t v = out_dest[i];
+                if (v == u) return false;
+                for (std::uint32_t k = i + 1; k < start[u + 1]; ++k)
+                    if (out_dest[k] == v) return false; // u->v twice: non-manifold edge
+                for (std::uint32_t k = start[v]; k < start[v + 1]; ++k)
+                    if (out_dest[k] == u) {
+                        twin[out[i]] = out[k];
+                        break;
+                    }
+            }
         std::vector<Edge> edge_of(halves, no_edge);
-        std::vector<std::uint32_t> boundary_out(vertex_count, none); // the half after the gap
         std::uint32_t quads = 0;
-        for (std::uint32_t v = 0; v < vertex_count; ++v) {
+        for (std::uint32_t v = 0; v < vertex_count; ++v)
             for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
                 const std::uint32_t h = out[k];
                 if (twin[h] == none) {
-                    if (boundary_out[v] != none) return false; // two open wedges at v
-                    boundary_out[v] = h;
                     edge_of[h] = Edge{2 * quads++};
-                } else if (v < dest_of(h)) {
+                } else if (v < out_dest[k]) {
                     edge_of[h] = Edge{2 * quads};
                     edge_of[twin[h]] = Edge{2 * quads + 1};
                     ++quads;
                 }
             }
+        return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
+    }
+
+    // Closed triangulations whose twins are known: quad-edges are numbered in half-edge order,
+    // which keeps the triangulation's own locality.
+    static bool build_closed(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris,
+                             std::span<const std::uint32_t> twin) {
+        const Halves hs{tris};
+        const std::size_t halves = hs.size();
+        if (twin.size() != halves) return false;
+        std::vector<Edge> edge_of(halves, no_edge);
+        std::uint32_t quads = 0;
+        for (std::size_t h = 0; h < halves; ++h) {
+            const std::uint32_t t = twin[h];
+            if (hs.origin(h) >= vertex_count || t >= halves || twin[t] != h ||
+                hs.origin(t) != hs.dest(h) || hs.dest(t) != hs.origin(h) ||
+                hs.origin(h) == hs.dest(h))
+                return false;
+            if (h < t) {
+                edge_of[h] = Edge{2 * quads};
+                edge_of[t] = Edge{2 * quads + 1};
+                ++quads;
+            }
+        }
+        return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
+    }
+
+    // Writes the records of every quad-edge, then checks that each vertex has one ring through
+    // all its edges, with no two edges to the same neighbour (so no pinched fans and no
+    // doubled edges get through).
+    static bool assemble(Mesh& mesh, std::uint32_t vertex_count, const Halves& hs,
+                         std::span<const std::uint32_t> twin, std::span<const Edge> edge_of,
+                         std::uint32_t quads) {
+        const std::size_t halves = hs.size();
+        // The boundary half-edge leaving each vertex: where its ring continues after the gap.
+        std::vector<std::uint32_t> boundary_out(vertex_count, none);
+        std::vector<std::uint32_t> degree(vertex_count, 0);
+        std::vector<Edge> vertex_edge(vertex_count, no_edge);
+        for (std::size_t h = 0; h < halves; ++h) {
+            const std::uint32_t o = hs.origin(h);
+            ++degree[o];
+            vertex_edge[o] = edge_of[h];
+            if (twin[h] == none) {
+                if (boundary_out[o] != none) return false; // two open wedges at o
+                boundary_out[o] = std::uint32_t(h);
+                ++degree[hs.dest(h)]; // the outside half runs dest -> origin
+            }
         }
 
-        const std::size_t slots = std::size_t{quads} * 2;
-        std::vector<Vertex> origin(slots);
-        std::vector<Edge> next(slots, no_edge);
-        std::vector<Face> left(slots, no_face);
+        // Written straight into the chunks of a new mesh that replaces `mesh` only on success.
+        Mesh built;
+        built.quads_.resize(quads);
+        auto at = [&](Edge e) -> Mesh::Quad_record& { return built.quads_.mut(e.quad_index()); };
+        auto link = [&](Edge p, Edge x) {
+            at(p).next[p.mask() & 1] = x;
+            at(x).prev[x.mask() & 1] = p;
+        };
         for (std::size_t h = 0; h < halves; ++h) {
             const Edge e = edge_of[h];
-            origin[e.index()] = Vertex{origin_of(h)};
-            left[e.index()] = Face{std::uint32_t(h / 3)};
-            const std::size_t prev = h / 3 * 3 + (h + 2) % 3;
-            next[e.index()] = edge_of[prev].sym();
+            auto& r = at(e);
+            r.origin[e.mask() & 1] = Vertex{hs.origin(h)};
+            r.left[e.mask() & 1] = Face{std::uint32_t(h / 3)};
+            // At the origin of h, the face's incoming half-edge comes back right after h.
+            link(e, edge_of[h / 3 * 3 + (h + 2) % 3].sym());
             if (twin[h] == none) {
                 // The outside half runs dest -> origin; after it comes the gap, then the
                 // boundary half-edge that starts at dest.
                 const Edge o = e.sym();
-                const std::uint32_t d = dest_of(h);
+                const std::uint32_t d = hs.dest(h);
                 if (boundary_out[d] == none) return false;
-                origin[o.index()] = Vertex{d};
-                next[o.index()] = edge_of[boundary_out[d]];
+                at(o).origin[o.mask() & 1] = Vertex{d};
+                link(o, edge_of[boundary_out[d]]);
             }
         }
 
-        // Each vertex must have a single ring through all its edges (no pinched fans).
-        std::vector<Edge> vertex_edge(vertex_count, no_edge);
+        constexpr std::uint32_t small = 64;
+        Vertex around[small];
         for (std::uint32_t v = 0; v < vertex_count; ++v) {
-            // Outgoing triangle half-edges plus the outside half that ends the open wedge.
-            const std::uint32_t degree =
-                start[v + 1] - start[v] + (boundary_out[v] != none ? 1u : 0u);
-            if (start[v + 1] == start[v]) continue;
-            const Edge first = edge_of[out[start[v]]];
-            vertex_edge[v] = first;
+            const Edge first = vertex_edge[v];
+            if (!first.valid()) continue;
             std::uint32_t n = 0;
             Edge e = first;
             do {
-                e = next[e.index()];
-                if (++n > degree) return false;
+                const auto& r = built.quads_[e.quad_index()];
+                const Vertex dest = r.origin[(e.mask() & 1) ^ 1];
+                if (n < small) {
+                    for (std::uint32_t i = 0; i < n; ++i)
+                        if (around[i] == dest) return false;
+                    around[n] = dest;
+                } else if (built.find_edge(Vertex{v}, dest) != e) {
+                    return false;
+                }
+                e = r.next[e.mask() & 1];
+                if (++n > degree[v]) return false;
             } while (e != first);
-            if (n != degree) return false;
+            if (n != degree[v]) return false;
         }
 
-        std::vector<Mesh::Quad_record> records(quads);
-        for (std::size_t i = 0; i < slots; ++i) {
-            const Edge p{std::uint32_t(i)};
-            const Edge x = next[i];
-            const Edge xr = x.rot(), pl = p.inv_rot();
-            records[i >> 1].next[i & 1] = x;
-            records[i >> 1].origin[i & 1] = origin[i];
-            records[xr.quad_index()].dual_next[xr.mask() & 1] = pl;
-            records[pl.quad_index()].dual_origin[pl.mask() & 1] = left[i];
-        }
-        std::vector<Edge> face_edge(tris.size());
-        for (std::size_t t = 0; t < tris.size(); ++t)
+        std::vector<Edge> face_edge(hs.tris.size());
+        for (std::size_t t = 0; t < face_edge.size(); ++t)
             face_edge[t] = edge_of[3 * t];
-
-        mesh = Mesh{};
-        assign(mesh.vertex_edge_, vertex_edge);
-        assign(mesh.face_edge_, face_edge);
-        assign(mesh.quads_, records);
-        mesh.vertex_count_ = vertex_count;
-        mesh.face_count_ = tris.size();
-        mesh.quad_count_ = quads;
+        assign(built.vertex_edge_, vertex_edge);
+        assign(built.face_edge_, face_edge);
+        built.vertex_count_ = vertex_count;
+        built.face_count_ = face_edge.size();
+        built.quad_count_ = quads;
+        mesh = std::move(built);
         return true;
     }
 
@@ -160,7 +196,7 @@ struct Mesh_builder {
 Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
                                       std::span<const Triangle> triangles) {
     Face_soup_result result;
-    if (Mesh_builder::build(result.mesh, vertex_count, triangles, {})) {
+    if (Mesh_builder::build_soup(result.mesh, vertex_count, triangles)) {
         result.faces.resize(triangles.size());
         for (std::size_t i = 0; i < triangles.size(); ++i)
             result.faces[i] = Face{std::uint32_t(i)};
@@ -203,7 +239,7 @@ Mesh build_from_closed_triangulation(std::uint32_t vertex_count,
                                      std::span<const Triangle> triangles,
                                      std::span<const std::uint32_t> opposite) {
     Mesh mesh;
-    if (!Mesh_builder::build(mesh, vertex_count, triangles, opposite) ||
+    if (!Mesh_builder::build_closed(mesh, vertex_count, triangles, opposite) ||
         mesh.vertex_count() != vertex_count)
         throw std::invalid_argument("build_from_closed_triangulation: the " +
                                     std::to_string(triangles.size()) +

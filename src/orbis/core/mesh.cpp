@@ -37,7 +37,7 @@ Edge Mesh::new_quad(Vertex from, Vertex to) {
         free_quads_.resize(free_quads_.size() - 1);
     } else {
         q = edge_slots() / 2;
-        quads_.push_back(Quad_record{});
+        quads_.push_back({});
     }
     ++quad_count_;
     const Edge e{2 * q};
@@ -61,7 +61,7 @@ Face Mesh::new_face(Edge e) {
 }
 
 void Mesh::delete_quad(Edge e) {
-    quads_.set(e.quad_index(), Quad_record{});
+    quads_.set(e.quad_index(), {});
     free_quads_.push_back(e.quad_index());
     --quad_count_;
 }

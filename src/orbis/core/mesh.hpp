@@ -183,33 +183,31 @@ private:
         static bool alive(const Mesh& m, std::uint32_t q) { return m.quads_[q].origin[0].valid(); }
     };
 
-    // Everything about one quad-edge in one record, so that an edit or a ring walk that touches
-    // a quad-edge reads one cache line instead of one per array.
+    // Everything about a quad-edge in one 32-byte record, for its two primal edges: origin_next,
+    // origin_prev, origin and left face. The dual is not stored but read off the same record:
+    // for a primal x, rot(x).origin_next == origin_prev(x).inv_rot and origin_face(inv_rot(x))
+    // == left(x). So a ring walk or an edit touches one cache line per quad-edge, as a half-edge
+    // mesh does, and the dual rings can never fall out of step with the primal ones.
     struct Quad_record {
-        std::array<Edge, 2> next;        // origin_next of primal edges 2q and 2q+1
-        std::array<Edge, 2> dual_next;   // origin_next of dual edges 2q and 2q+1
-        std::array<Vertex, 2> origin;    // origins of primal edges 2q and 2q+1
-        std::array<Face, 2> dual_origin; // origins of dual edges 2q and 2q+1
+        std::array<Edge, 2> next;     // origin_next of primal edges 2q and 2q+1
+        std::array<Edge, 2> prev;     // origin_prev of primal edges 2q and 2q+1
+        std::array<Vertex, 2> origin; // origins of primal edges 2q and 2q+1
+        std::array<Face, 2> left;     // faces left of primal edges 2q and 2q+1
         friend bool operator==(const Quad_record&, const Quad_record&) = default;
     };
 
+    const Quad_record& record(Edge e) const { return quads_[e.quad_index()]; }
+    Quad_record& record_mut(Edge e) { return quads_.mut(e.quad_index()); }
     Vertex origin_at(std::uint32_t i) const { return quads_[i >> 1].origin[i & 1]; }
-    Edge next_of(Edge e) const {
-        const Quad_record& q = quads_[e.quad_index()];
-        return e.is_dual() ? q.dual_next[e.mask() & 1] : q.next[e.mask() & 1];
-    }
-    Quad_record& quad_mut(Edge e) { return quads_.mut(e.quad_index()); }
-    // Makes x follow p around their common origin and keeps the dual ring in step.
+    // Makes x follow p around their common origin (both primal).
     void link(Edge p, Edge x) {
-        quad_mut(p).next[p.mask() & 1] = x;
-        const Edge xr = x.rot();
-        quad_mut(xr).dual_next[xr.mask() & 1] = p.inv_rot();
+        record_mut(p).next[p.mask() & 1] = x;
+        record_mut(x).prev[x.mask() & 1] = p;
     }
-    void set_origin(Edge e, Vertex v) { quad_mut(e).origin[e.mask() & 1] = v; }
-    void set_left(Edge e, Face f) {
-        const Edge d = e.inv_rot();
-        quad_mut(d).dual_origin[d.mask() & 1] = f;
-    }
+    void set_origin(Edge e, Vertex v) { record_mut(e).origin[e.mask() & 1] = v; }
+    void set_left(Edge e, Face f) { record_mut(e).left[e.mask() & 1] = f; }
+    struct Flip_quad;
+    std::optional<Refusal> plan_flip(Edge e, Flip_quad& q) const;
     Edge new_quad(Vertex from, Vertex to);
     Face new_face(Edge e);
     void delete_quad(Edge e);
@@ -219,7 +217,7 @@ private:
 
     Chunked_array<Edge> vertex_edge_; // per vertex: an outgoing edge, no_edge, or deleted_edge
     Chunked_array<Edge> face_edge_;   // per face: an edge with the face on its left, or no_edge
-    Chunked_array<Quad_record, 10> quads_; // 32 KiB chunks: copy-on-write stays cheap
+    Chunked_array<Quad_record, 10> quads_; // 32 KiB chunks keep copy-on-write cheap
     Chunked_array<Vertex> free_vertices_;  // used as stacks
     Chunked_array<Face> free_faces_;
     Chunked_array<std::uint32_t> free_quads_;
@@ -245,10 +243,13 @@ inline Edge Face::edge(const Mesh& m) const { return m.face_edge_[index_]; }
 inline Face_edge_range Face::edges(const Mesh& m) const { return {m, edge(m)}; }
 inline Face_vertex_range Face::vertices(const Mesh& m) const { return {m, edge(m)}; }
 
+// Primal edges read their own record; dual edges read the record of the primal edge they are
+// a quarter turn from (see Mesh::Quad_record).
 inline Vertex Edge::origin(const Mesh& m) const { return m.origin_at(index()); }
 inline Vertex Edge::dest(const Mesh& m) const { return sym().origin(m); }
 inline Face Edge::origin_face(const Mesh& m) const {
-    return m.quads_[quad_index()].dual_origin[mask_ & 1];
+    const Edge x = rot(); // the primal edge with this dual edge as inv_rot
+    return m.record(x).left[x.mask_ & 1];
 }
 inline Face Edge::dest_face(const Mesh& m) const { return sym().origin_face(m); }
 inline Face Edge::left(const Mesh& m) const { return inv_rot().origin_face(m); }
@@ -256,8 +257,16 @@ inline Face Edge::right(const Mesh& m) const { return rot().origin_face(m); }
 inline Vertex Edge::left_vertex(const Mesh& m) const { return inv_rot().origin(m); }
 inline Vertex Edge::right_vertex(const Mesh& m) const { return rot().origin(m); }
 
-inline Edge Edge::origin_next(const Mesh& m) const { return m.next_of(*this); }
-inline Edge Edge::origin_prev(const Mesh& m) const { return rot().origin_next(m).rot(); }
+inline Edge Edge::origin_next(const Mesh& m) const {
+    if (is_primal()) return m.record(*this).next[mask_ & 1];
+    const Edge x = inv_rot(); // primal, with x.rot() == *this
+    return m.record(x).prev[x.mask_ & 1].inv_rot();
+}
+inline Edge Edge::origin_prev(const Mesh& m) const {
+    if (is_primal()) return m.record(*this).prev[mask_ & 1];
+    const Edge x = rot(); // primal, with x.inv_rot() == *this
+    return m.record(x).next[x.mask_ & 1].rot();
+}
 inline Edge Edge::dest_next(const Mesh& m) const { return sym().origin_next(m).sym(); }
 inline Edge Edge::dest_prev(const Mesh& m) const { return inv_rot().origin_next(m).inv_rot(); }
 inline Edge Edge::left_next(const Mesh& m) const { return inv_rot().origin_next(m).rot(); }

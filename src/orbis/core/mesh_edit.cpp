@@ -22,16 +22,40 @@ bool bad_t(float t) { return !(t >= 0.f && t <= 1.f); }
 // ---------------------------------------------------------------------------------------------
 // flip
 
-std::optional<Refusal> Mesh::check_flip(Edge e) const {
+// The quad around the base edge b = a->b: e1 = b->c, e2 = c->a (left face), e3 = a->d,
+// e4 = d->b (right face). Read with the records the check has loaded anyway.
+struct Mesh::Flip_quad {
+    Edge b, e1, e2, e3, e4;
+    Vertex c, d;
+    Face left, right;
+};
+
+std::optional<Refusal> Mesh::plan_flip(Edge e, Flip_quad& q) const {
     if (!contains(e)) return refuse("flip", Refusal_kind::invalid_element, e);
-    const Edge b = e.base();
-    if (!b.left(*this).valid() || !b.right(*this).valid())
-        return refuse("flip", Refusal_kind::boundary_edge, e);
-    const Vertex c = b.left_next(*this).dest(*this);
-    const Vertex d = b.sym().left_next(*this).dest(*this);
-    if (c == d) return refuse("flip", Refusal_kind::degenerate_flip, e, c);
-    if (find_edge(c, d).valid()) return refuse("flip", Refusal_kind::already_connected, e, d, c);
+    q.b = e.base();
+    const Quad_record& rb = record(q.b);
+    q.left = rb.left[0];
+    q.right = rb.left[1];
+    if (!q.left.valid() || !q.right.valid()) return refuse("flip", Refusal_kind::boundary_edge, e);
+    q.e1 = rb.prev[1]; // left_next(b) == origin_prev(b.sym())
+    q.e3 = rb.prev[0]; // left_next(b.sym()) == origin_prev(b)
+    const Quad_record& r1 = record(q.e1);
+    const Quad_record& r3 = record(q.e3);
+    const unsigned k1 = q.e1.mask() & 1, k3 = q.e3.mask() & 1;
+    q.c = r1.origin[k1 ^ 1];
+    q.e2 = r1.prev[k1 ^ 1];
+    q.d = r3.origin[k3 ^ 1];
+    q.e4 = r3.prev[k3 ^ 1];
+    if (q.c == q.d) return refuse("flip", Refusal_kind::degenerate_flip, e, q.c);
+    for (const Edge x : q.e2.origin_ccw(*this))
+        if (x.dest(*this) == q.d)
+            return refuse("flip", Refusal_kind::already_connected, e, q.d, q.c);
     return std::nullopt;
+}
+
+std::optional<Refusal> Mesh::check_flip(Edge e) const {
+    Flip_quad q;
+    return plan_flip(e, q);
 }
 
 void Mesh::flip(Edge e) {
@@ -39,34 +63,28 @@ void Mesh::flip(Edge e) {
 }
 
 std::optional<Refusal> Mesh::try_flip(Edge e) {
-    if (auto r = check_flip(e)) return r;
-    const Edge b = e.base();
-    const Edge s = b.sym();
-    const Edge e1 = b.left_next(*this);  // b -> c
-    const Edge e2 = e1.left_next(*this); // c -> a
-    const Edge e3 = s.left_next(*this);  // a -> d
-    const Edge e4 = e3.left_next(*this); // d -> b
-    const Vertex va = b.origin(*this), vb = s.origin(*this);
-    const Vertex c = e2.origin(*this), d = e4.origin(*this);
-    const Face left = b.left(*this), right = s.left(*this);
+    Flip_quad q;
+    if (auto r = plan_flip(e, q)) return r;
+    const Edge b = q.b, s = b.sym();
+    const Vertex va = record(b).origin[0], vb = record(b).origin[1];
 
     // Take b out of the rings of a and b ...
-    link(e3, e2.sym());
-    link(e1, e4.sym());
+    link(q.e3, q.e2.sym());
+    link(q.e1, q.e4.sym());
     // ... and put it in as d -> c.
-    link(e4, b);
-    link(b, e3.sym());
-    link(e2, s);
-    link(s, e1.sym());
-    set_origin(b, d);
-    set_origin(s, c);
+    link(q.e4, b);
+    link(b, q.e3.sym());
+    link(q.e2, s);
+    link(s, q.e1.sym());
+    Quad_record& rb = record_mut(b);
+    rb.origin = {q.d, q.c};
 
-    if (vertex_edge_[va.index()] == b) vertex_edge_.set(va.index(), e2.sym());
-    if (vertex_edge_[vb.index()] == s) vertex_edge_.set(vb.index(), e1);
-    set_left(e3, left);
-    set_left(e1, right);
-    face_edge_.set(left.index(), b);
-    face_edge_.set(right.index(), s);
+    if (vertex_edge_[va.index()] == b) vertex_edge_.set(va.index(), q.e2.sym());
+    if (vertex_edge_[vb.index()] == s) vertex_edge_.set(vb.index(), q.e1);
+    set_left(q.e3, q.left);
+    set_left(q.e1, q.right);
+    face_edge_.set(q.left.index(), b);
+    face_edge_.set(q.right.index(), s);
     return std::nullopt;
 }
 

@@ -78,8 +78,7 @@ std::optional<std::string> Mesh::validate() const {
         if (x.origin(*this) != o)
             return words("origin_next of ", p, " starts at ", x.origin(*this), ", not at ", o);
         if (predecessors[x.index()]++) return words(x, " follows two edges in its origin ring");
-        if (x.rot().origin_next(*this) != p.inv_rot())
-            return words("the dual ring is out of step with the primal ring at ", p, " -> ", x);
+        if (x.origin_prev(*this) != p) return words("origin_prev of ", x, " is not ", p);
         if (p.left(*this) != x.right(*this))
             return words("the wedge between ", p, " and ", x, " has two faces, ", p.left(*this),
                          " and ", x.right(*this));

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Shared by run.sh and test.sh: install missing Debian packages, configure and build.
+set -euo pipefail
+
+ORBIS_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+JOBS=${JOBS:-$(nproc)}
+
+# Installs the given Debian packages that are missing (as root), or says how to and stops.
+orbis_require_packages() {
+    local missing=()
+    for pkg in "$@"; do
+        if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+            missing+=("$pkg")
+        fi
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "orbis: installing ${missing[*]}"
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq
+        apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    else
+        echo "orbis: missing Debian packages. Install them with:"
+        echo "  sudo apt-get install ${missing[*]}"
+        exit 1
+    fi
+}
+
+# Packages every build needs.
+ORBIS_BUILD_PACKAGES=(g++ cmake ninja-build libglm-dev libcgal-dev libgmp-dev libmpfr-dev
+                      libboost-dev libcli11-dev)
+# Packages the tests and benchmarks need on top.
+ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev)
+
+# Configures and builds into $1 with the remaining arguments passed to cmake; ORBIS_TARGET
+# limits the build to one target.
+orbis_build() {
+    local dir=$1
+    shift
+    cmake -S "$ORBIS_ROOT" -B "$dir" -G Ninja "$@" >/dev/null
+    cmake --build "$dir" -j "$JOBS" ${ORBIS_TARGET:+--target "$ORBIS_TARGET"}
+}

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/gen/fibonacci_sphere.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+#include <stdexcept>
+#include <string>
+
+namespace orbis::gen {
+
+namespace {
+
+/// splitmix64: enough quality for index offsets, and trivially portable and reproducible.
+class Splitmix64 {
+public:
+    explicit Splitmix64(std::uint64_t seed)
+        : state_(seed) {}
+
+    std::uint64_t next() {
+        state_ += 0x9e3779b97f4a7c15ull;
+        std::uint64_t z = state_;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+
+    /// Uniform in [0, 1) with 53 random bits.
+    double next_unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
+
+private:
+    std::uint64_t state_;
+};
+
+} // namespace
+
+std::vector<glm::vec3> fibonacci_points(const Fibonacci_params& params) {
+    if (params.count < 4) {
+        throw std::invalid_argument("fibonacci_points: count must be at least 4, got " +
+                                    std::to_string(params.count));
+    }
+    if (!(params.perturbation >= 0.f && params.perturbation < 1.f)) {
+        throw std::invalid_argument("fibonacci_points: perturbation must be in [0, 1), got " +
+                                    std::to_string(params.perturbation));
+    }
+    if (!std::isfinite(params.radius) || !(params.radius > 0.f)) {
+        throw std::invalid_argument("fibonacci_points: radius must be finite and > 0, got " +
+                                    std::to_string(params.radius));
+    }
+
+    const double golden_angle = 2.0 * std::numbers::pi * (2.0 - std::numbers::phi);
+    const double last = static_cast<double>(params.count - 1);
+    const double radius = params.radius;
+    const double perturbation = params.perturbation;
+    // The product below can round up to `perturbation` itself; the interval is half-open.
+    const double largest_offset = std::nextafter(perturbation, 0.0);
+    Splitmix64 random(params.seed);
+
+    std::vector<glm::vec3> points(params.count);
+    for (std::uint32_t i = 0; i < params.count; ++i) {
+        double offset = 0.0;
+        if (perturbation > 0.0) {
+            offset = std::min(random.next_unit() * perturbation, largest_offset);
+        }
+        const double ii = std::min(static_cast<double>(i) + offset, last);
+        const double y = 1.0 - 2.0 * ii / last;
+        const double r = std::sqrt(std::max(0.0, 1.0 - y * y));
+        const double theta = ii * golden_angle;
+        points[i] = glm::vec3(static_cast<float>(std::cos(theta) * r * radius),
+                              static_cast<float>(y * radius),
+                              static_cast<float>(std::sin(theta) * r * radius));
+    }
+    return points;
+}
+
+} // namespace orbis::gen

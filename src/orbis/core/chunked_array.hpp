@@ -2,12 +2,15 @@
 // A growable array stored in fixed-size chunks that copies share until one side writes.
 #pragma once
 
+#include "orbis/core/chunk_pool.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <utility>
 #include <vector>
 
@@ -173,6 +176,18 @@ private:
     struct Chunk {
         std::array<T, chunk_size> values;
     };
+    struct Chunk_deleter {
+        void operator()(Chunk* chunk) const noexcept {
+            chunk->~Chunk();
+            detail::release_chunk(chunk, sizeof(Chunk));
+        }
+    };
+    // A chunk from the huge-page pool: a copy of `source`, or default elements.
+    static std::shared_ptr<Chunk> make_chunk(const Chunk* source) {
+        void* memory = detail::allocate_chunk(sizeof(Chunk));
+        Chunk* chunk = source ? new (memory) Chunk(*source) : new (memory) Chunk;
+        return std::shared_ptr<Chunk>(chunk, Chunk_deleter{});
+    }
     struct Page {
         std::array<std::shared_ptr<Chunk>, page_size> chunks;
     };
@@ -184,7 +199,7 @@ private:
         if (page.use_count() != 1) page = std::make_shared<Page>(*page);
         auto& chunk = page->chunks[c & (page_size - 1)];
         if (chunk.use_count() != 1) {
-            chunk = std::make_shared<Chunk>(*chunk);
+            chunk = make_chunk(chunk.get());
             data_[c] = chunk->values.data();
         }
         owned_[c] = 1;
@@ -197,7 +212,7 @@ private:
         if ((c & (page_size - 1)) == 0) pages_.push_back(std::make_shared<Page>());
         auto& page = pages_.back();
         if (page.use_count() != 1) page = std::make_shared<Page>(*page);
-        auto chunk = std::shared_ptr<Chunk>(new Chunk); // no zeroing: every element is written
+        auto chunk = make_chunk(nullptr);
         data_.push_back(chunk->values.data());
         owned_.push_back(1);
         page->chunks[c & (page_size - 1)] = std::move(chunk);

@@ -66,23 +66,37 @@ std::optional<Refusal> Mesh::try_flip(Edge e) {
     Flip_quad q;
     if (auto r = plan_flip(e, q)) return r;
     const Edge b = q.b, s = b.sym();
-    const Vertex va = record(b).origin[0], vb = record(b).origin[1];
-
-    // Take b out of the rings of a and b ...
-    link(q.e3, q.e2.sym());
-    link(q.e1, q.e4.sym());
-    // ... and put it in as d -> c.
-    link(q.e4, b);
-    link(b, q.e3.sym());
-    link(q.e2, s);
-    link(s, q.e1.sym());
+    // The five quad-edges are distinct; each record is made writable once and then edited in
+    // place (the links below are Mesh::link spelled out on those records).
     Quad_record& rb = record_mut(b);
+    Quad_record& r1 = record_mut(q.e1);
+    Quad_record& r2 = record_mut(q.e2);
+    Quad_record& r3 = record_mut(q.e3);
+    Quad_record& r4 = record_mut(q.e4);
+    const unsigned k1 = q.e1.mask() & 1, k2 = q.e2.mask() & 1, k3 = q.e3.mask() & 1,
+                   k4 = q.e4.mask() & 1;
+    const Vertex va = rb.origin[0], vb = rb.origin[1];
+
+    // Take b out of the rings of a and b: e3 -> e2.sym() around a, e1 -> e4.sym() around b.
+    r3.next[k3] = q.e2.sym();
+    r2.prev[k2 ^ 1] = q.e3;
+    r1.next[k1] = q.e4.sym();
+    r4.prev[k4 ^ 1] = q.e1;
+    // Put it in as d -> c: e4 -> b -> e3.sym() around d, e2 -> s -> e1.sym() around c.
+    r4.next[k4] = b;
+    rb.prev[0] = q.e4;
+    rb.next[0] = q.e3.sym();
+    r3.prev[k3 ^ 1] = b;
+    r2.next[k2] = s;
+    rb.prev[1] = q.e2;
+    rb.next[1] = q.e1.sym();
+    r1.prev[k1 ^ 1] = s;
     rb.origin = {q.d, q.c};
+    r3.left[k3] = q.left;
+    r1.left[k1] = q.right;
 
     if (vertex_edge_[va.index()] == b) vertex_edge_.set(va.index(), q.e2.sym());
     if (vertex_edge_[vb.index()] == s) vertex_edge_.set(vb.index(), q.e1);
-    set_left(q.e3, q.left);
-    set_left(q.e1, q.right);
     face_edge_.set(q.left.index(), b);
     face_edge_.set(q.right.index(), s);
     return std::nullopt;

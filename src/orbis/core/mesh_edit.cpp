@@ -47,9 +47,16 @@ std::optional<Refusal> Mesh::plan_flip(Edge e, Flip_quad& q) const {
     q.d = r3.origin[k3 ^ 1];
     q.e4 = r3.prev[k3 ^ 1];
     if (q.c == q.d) return refuse("flip", Refusal_kind::degenerate_flip, e, q.c);
-    for (const Edge x : q.e2.origin_ccw(*this))
-        if (x.dest(*this) == q.d)
+    // Is d among c's other neighbours? c's ring runs e2 (c->a), e1.sym() (c->b), then the rest
+    // back to e2; walk only the rest, one record per step. (Walking d's ring in step with it,
+    // to overlap the cache misses, measured no better.)
+    for (Edge x = r1.next[k1 ^ 1]; x != q.e2;) {
+        const Quad_record& rx = record(x);
+        const unsigned k = x.mask() & 1;
+        if (rx.origin[k ^ 1] == q.d)
             return refuse("flip", Refusal_kind::already_connected, e, q.d, q.c);
+        x = rx.next[k];
+    }
     return std::nullopt;
 }
 

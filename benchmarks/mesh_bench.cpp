@@ -4,7 +4,7 @@
 // Stateful workloads run one operation sequence per iteration on a fresh, unshared copy made
 // outside the timed region (manual timing); results are validated once per configuration.
 
-#include "sphere_input.hpp"
+#include "workloads.hpp"
 
 #include <orbis/core.hpp>
 
@@ -20,33 +20,8 @@
 
 namespace {
 
-using orbis::bench::require;
-using orbis::bench::Sphere_input;
-using orbis::bench::Splitmix64;
-using Clock = std::chrono::steady_clock;
+using namespace orbis::bench;
 using Faces = std::vector<std::array<std::uint32_t, 3>>;
-
-constexpr std::uint32_t operation_count = 100'000;
-constexpr std::uint64_t flip_seed = 11;
-constexpr std::uint64_t split_seed = 12;
-constexpr std::uint64_t collapse_seed = 13;
-
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-const Sphere_input& input_of(const benchmark::State& state) {
-    return orbis::bench::sphere_input(static_cast<std::uint32_t>(state.range(0)),
-                                      static_cast<double>(state.range(1)) / 100.0);
-}
-
-bool first_time(const char* workload, const benchmark::State& state) {
-    static std::set<std::string> seen;
-    return seen
-        .insert(std::string(workload) + "/" + std::to_string(state.range(0)) + "/" +
-                std::to_string(state.range(1)))
-        .second;
-}
 
 void validate(const orbis::Mesh& m, std::size_t vertices, std::size_t faces, const char* what) {
     const std::string where = std::string("Orbis ") + what + ": ";
@@ -288,19 +263,6 @@ void orbis_snapshot(benchmark::State& state) {
         state.SetIterationTime(seconds_since(start));
         benchmark::DoNotOptimize(*copy);
     }
-}
-
-void sphere_args(benchmark::internal::Benchmark* b) {
-    b->ArgNames({"n", "perturb_pct"});
-    for (const std::int64_t n : {100'000, 1'000'000})
-        for (const std::int64_t perturbation_percent : {0, 50})
-            b->Args({n, perturbation_percent});
-    b->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
-}
-
-void stateful(benchmark::internal::Benchmark* b) {
-    sphere_args(b);
-    b->Iterations(1);
 }
 
 } // namespace

@@ -4,7 +4,7 @@
 // sequence per iteration on a fresh copy made outside the timed region (manual timing); every
 // result is validated once per benchmark and configuration.
 
-#include "sphere_input.hpp"
+#include "workloads.hpp"
 
 #include <CGAL/Delaunay_triangulation_on_sphere_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
@@ -28,42 +28,15 @@
 
 namespace {
 
-using orbis::bench::require;
-using orbis::bench::Sphere_input;
-using orbis::bench::Splitmix64;
+using namespace orbis::bench;
 using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
 using Point = Kernel::Point_3;
 using Mesh = CGAL::Surface_mesh<Point>;
-using Clock = std::chrono::steady_clock;
 using Faces = std::vector<std::array<std::uint32_t, 3>>;
-
-constexpr std::uint32_t operation_count = 100'000;
-constexpr std::uint64_t flip_seed = 11;
-constexpr std::uint64_t split_seed = 12;
-constexpr std::uint64_t collapse_seed = 13;
 
 // As in sphere_input.cpp: exact predicates on the float-rounded points projected onto the sphere.
 using Sphere_triangulation =
     CGAL::Delaunay_triangulation_on_sphere_2<CGAL::Projection_on_sphere_traits_3<Kernel>>;
-
-double seconds_since(Clock::time_point start) {
-    return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// Arguments are (N, perturbation in percent): benchmark arguments are integers.
-const Sphere_input& input_of(const benchmark::State& state) {
-    return orbis::bench::sphere_input(static_cast<std::uint32_t>(state.range(0)),
-                                      static_cast<double>(state.range(1)) / 100.0);
-}
-
-// Validation is slow at 1M, so each workload and configuration is checked once per process.
-bool first_time(const char* workload, const benchmark::State& state) {
-    static std::set<std::string> seen;
-    return seen
-        .insert(std::string(workload) + "/" + std::to_string(state.range(0)) + "/" +
-                std::to_string(state.range(1)))
-        .second;
-}
 
 std::size_t build_mesh(Mesh& mesh, const std::vector<std::array<double, 3>>& points,
                        const Faces& faces) {
@@ -320,21 +293,6 @@ void cgal_copy(benchmark::State& state) {
         benchmark::DoNotOptimize(*copy);
         if (first_time(__func__, state)) validate(*copy, in.points.size(), in.faces.size(), "copy");
     }
-}
-
-void sphere_args(benchmark::internal::Benchmark* b) {
-    b->ArgNames({"n", "perturb_pct"});
-    for (const std::int64_t n : {100'000, 1'000'000})
-        for (const std::int64_t perturbation_percent : {0, 50})
-            b->Args({n, perturbation_percent});
-    b->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
-}
-
-// Workloads that change or create a mesh: one operation sequence per repetition, as in
-// anchor-benchmarks.md (fresh mesh each time, median of the repetitions).
-void stateful(benchmark::internal::Benchmark* b) {
-    sphere_args(b);
-    b->Iterations(1);
 }
 
 } // namespace

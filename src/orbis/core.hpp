@@ -5,6 +5,8 @@
 #include "orbis/core/chunked_array.hpp"
 #include "orbis/core/face_soup.hpp"
 #include "orbis/core/ids.hpp"
+#include "orbis/core/interpolation.hpp"
+#include "orbis/core/layer_info.hpp"
 #include "orbis/core/mesh.hpp"
 #include "orbis/core/ranges.hpp"
 #include "orbis/core/refusal.hpp"

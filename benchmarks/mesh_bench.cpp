@@ -43,23 +43,11 @@ void report_storage(benchmark::State& state, const orbis::Mesh& m) {
     state.counters["B_per_v_allocated"] = static_cast<double>(m.connectivity_bytes()) / v;
 }
 
-// add_face in the given order; faces refused for their order alone (a vertex with several
-// unconnected fans, seed 001) are retried after the others, as the seed does with its hull.
+// add_face in the given order, order-dependent refusals retried (orbis::add_faces).
 orbis::Mesh add_faces(std::uint32_t vertices, const Faces& faces) {
     orbis::Mesh m;
     m.add_vertices(vertices);
-    Faces pending;
-    for (const auto& f : faces)
-        if (m.try_add_face(orbis::Vertex{f[0]}, orbis::Vertex{f[1]}, orbis::Vertex{f[2]}))
-            pending.push_back(f);
-    while (!pending.empty()) {
-        Faces retry;
-        for (const auto& f : pending)
-            if (m.try_add_face(orbis::Vertex{f[0]}, orbis::Vertex{f[1]}, orbis::Vertex{f[2]}))
-                retry.push_back(f);
-        require(retry.size() < pending.size(), "Orbis add_face: faces can never be added");
-        pending = std::move(retry);
-    }
+    require(orbis::add_faces(m, faces).empty(), "Orbis add_face: faces can never be added");
     return m;
 }
 

@@ -102,19 +102,8 @@ std::vector<Triangle> shuffled(const std::vector<Triangle>& triangles, std::mt19
 Mesh build(const Shape& shape, const std::vector<Triangle>& order) {
     Mesh m;
     m.add_vertices(shape.vertex_count);
-    std::vector<Triangle> pending = order;
-    while (!pending.empty()) {
-        std::vector<Triangle> retry;
-        for (const auto& t : pending)
-            if (auto r = m.try_add_face(Vertex{t[0]}, Vertex{t[1]}, Vertex{t[2]})) {
-                if (r->kind != Refusal_kind::ambiguous_fan) throw Edit_refused(*r);
-                retry.push_back(t);
-            }
-        if (retry.size() == pending.size())
-            throw Edit_refused(
-                *m.check_add_face(Vertex{retry[0][0]}, Vertex{retry[0][1]}, Vertex{retry[0][2]}));
-        pending = std::move(retry);
-    }
+    if (const auto refused = add_faces(m, order); !refused.empty())
+        throw Edit_refused(refused.front().refusal);
     return m;
 }
 

@@ -193,6 +193,39 @@ struct Mesh_builder {
     }
 };
 
+std::vector<Refused_face> add_faces(Mesh& m, std::span<const Triangle> triangles,
+                                    std::vector<Face>* faces) {
+    std::vector<Face> added(triangles.size(), no_face);
+    std::vector<Refused_face> refused;
+    std::vector<std::size_t> pending(triangles.size());
+    for (std::size_t i = 0; i < pending.size(); ++i)
+        pending[i] = i;
+    std::vector<std::optional<Refusal>> last(triangles.size());
+    while (!pending.empty()) {
+        std::vector<std::size_t> retry;
+        for (const std::size_t i : pending) {
+            const auto& t = triangles[i];
+            auto refusal = m.try_add_face(Vertex{t[0]}, Vertex{t[1]}, Vertex{t[2]}, &added[i]);
+            if (!refusal) continue;
+            last[i] = refusal;
+            if (refusal->kind == Refusal_kind::ambiguous_fan)
+                retry.push_back(i);
+            else
+                refused.push_back({i, *refusal});
+        }
+        if (retry.size() == pending.size()) {
+            for (const std::size_t i : retry)
+                refused.push_back({i, *last[i]});
+            break;
+        }
+        pending = std::move(retry);
+    }
+    std::sort(refused.begin(), refused.end(),
+              [](const Refused_face& a, const Refused_face& b) { return a.index < b.index; });
+    if (faces) *faces = std::move(added);
+    return refused;
+}
+
 Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
                                       std::span<const Triangle> triangles) {
     Face_soup_result result;
@@ -203,35 +236,8 @@ Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
         return result;
     }
 
-    Mesh& m = result.mesh;
-    m.add_vertices(vertex_count);
-    result.faces.assign(triangles.size(), no_face);
-    std::vector<std::size_t> pending(triangles.size());
-    for (std::size_t i = 0; i < pending.size(); ++i)
-        pending[i] = i;
-    std::vector<std::optional<Refusal>> last(triangles.size());
-    while (!pending.empty()) {
-        std::vector<std::size_t> retry;
-        for (const std::size_t i : pending) {
-            const auto& t = triangles[i];
-            auto refusal =
-                m.try_add_face(Vertex{t[0]}, Vertex{t[1]}, Vertex{t[2]}, &result.faces[i]);
-            if (!refusal) continue;
-            last[i] = refusal;
-            if (refusal->kind == Refusal_kind::ambiguous_fan)
-                retry.push_back(i);
-            else
-                result.refused.push_back({i, *refusal});
-        }
-        if (retry.size() == pending.size()) {
-            for (const std::size_t i : retry)
-                result.refused.push_back({i, *last[i]});
-            break;
-        }
-        pending = std::move(retry);
-    }
-    std::sort(result.refused.begin(), result.refused.end(),
-              [](const Refused_face& a, const Refused_face& b) { return a.index < b.index; });
+    result.mesh.add_vertices(vertex_count);
+    result.refused = add_faces(result.mesh, triangles, &result.faces);
     return result;
 }
 

@@ -33,14 +33,21 @@ struct Face_soup_result {
     std::vector<Refused_face> refused;
 };
 
+/// Adds `triangles` to `m` one by one with add_face, in the given order; triangles refused only
+/// because of their order (a vertex with several unconnected fans, seed 001) are retried after
+/// the others until nothing changes. Returns the triangles that can never be added, in input
+/// order; `faces`, if given, receives each triangle's face or `no_face`. Faces are numbered in
+/// the order they were added. O(triangles x valence) per pass.
+std::vector<Refused_face> add_faces(Mesh& m, std::span<const Triangle> triangles,
+                                    std::vector<Face>* faces = nullptr);
+
 /// Builds a mesh with `vertex_count` vertices from triangles in any order. Triangles refused
 /// only because of their order (seed 001's forbidden case: a vertex with several unconnected
 /// fans) are retried until nothing changes; the rest are reported in `refused`.
 ///
 /// Manifold input whose vertices each have at most one open wedge (every closed or
 /// disc-like mesh) takes a bulk path in O(triangles) that numbers face i as `Face(i)` and
-/// stores each vertex's edges next to each other in memory; other input is added face by face
-/// with add_face, faces numbered in the order they were added.
+/// stores each vertex's edges next to each other in memory; other input goes through add_faces.
 Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
                                       std::span<const Triangle> triangles);
 

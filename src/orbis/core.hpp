@@ -3,10 +3,14 @@
 #pragma once
 
 #include "orbis/core/chunked_array.hpp"
+#include "orbis/core/dict.hpp"
 #include "orbis/core/face_soup.hpp"
 #include "orbis/core/ids.hpp"
 #include "orbis/core/interpolation.hpp"
+#include "orbis/core/layer.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/mesh.hpp"
+#include "orbis/core/mesh_change.hpp"
 #include "orbis/core/ranges.hpp"
 #include "orbis/core/refusal.hpp"
+#include "orbis/core/world.hpp"

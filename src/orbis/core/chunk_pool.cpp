@@ -25,6 +25,7 @@ struct Pool {
     std::unordered_map<std::size_t, std::vector<void*>> free_chunks; // by chunk size
     char* next = nullptr;                                            // bump pointer
     char* end = nullptr;
+    std::size_t in_use = 0;
 
     void new_arena() {
 #if defined(__linux__)
@@ -56,12 +57,20 @@ void* allocate_chunk(std::size_t bytes) {
     Pool& p = pool();
     std::lock_guard lock(p.mutex);
     auto& list = p.free_chunks[bytes];
+    p.in_use += bytes;
     if (!list.empty()) {
         void* chunk = list.back();
         list.pop_back();
         return chunk;
     }
-    if (static_cast<std::size_t>(p.end - p.next) < bytes) p.new_arena();
+    if (static_cast<std::size_t>(p.end - p.next) < bytes) {
+        try {
+            p.new_arena();
+        } catch (...) {
+            p.in_use -= bytes;
+            throw;
+        }
+    }
     void* chunk = p.next;
     p.next += bytes;
     return chunk;
@@ -72,11 +81,18 @@ void release_chunk(void* chunk, std::size_t bytes) noexcept {
     bytes = (bytes + 63) & ~std::size_t{63};
     Pool& p = pool();
     std::lock_guard lock(p.mutex);
+    p.in_use -= bytes;
     try {
         p.free_chunks[bytes].push_back(chunk);
     } catch (...) {
         // Out of memory for the free list: the chunk is simply not reused.
     }
+}
+
+std::size_t chunk_bytes_in_use() noexcept {
+    Pool& p = pool();
+    std::lock_guard lock(p.mutex);
+    return p.in_use;
 }
 
 } // namespace orbis::detail

@@ -17,4 +17,8 @@ void* allocate_chunk(std::size_t bytes);
 /// Returns a chunk from allocate_chunk(bytes) to the pool.
 void release_chunk(void* chunk, std::size_t bytes) noexcept;
 
+/// Bytes of chunks handed out and not yet released, over the whole process (rounded up to 64
+/// bytes per chunk): the allocator's own figure, for cross-checking the library's accounting.
+std::size_t chunk_bytes_in_use() noexcept;
+
 } // namespace orbis::detail

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: MIT
+// Mesh edits through the World's lock: the edit on the mesh, then every layer follows it
+// (SPEC "Layers": split interpolates, collapse merges, On_mesh_change for deleted and changed
+// elements), then versions and the modules' callbacks.
+#include "orbis/core/world.hpp"
+
+namespace orbis {
+
+// Runs follow(layer) on every live typed layer that needs(layer), making it writable first,
+// and carries out what the layers ask for (reset, removal).
+template <class Needs, class Follow>
+void World::follow(Needs needs, Follow follow) {
+    bool removed = false;
+    for (auto& [name, e] : entries_) {
+        if (!e.typed || e.doomed || !needs(static_cast<const Layer_base&>(*e.typed))) continue;
+        Layer_base& layer = writable(e);
+        apply(e, follow(layer));
+        layer.touch();
+        removed = removed || e.doomed;
+    }
+    if (removed)
+        std::erase_if(entries_,
+                      [](const auto& kv) { return kv.second.doomed && !kv.second.locked; });
+}
+
+template <class Call>
+void World::run_callbacks(Call call) {
+    if (callbacks_.empty()) return;
+    const auto list = callbacks_; // a callback may register or remove callbacks
+    for (const auto& c : list)
+        call(*c.callbacks);
+}
+
+namespace {
+
+constexpr auto every_layer = [](const Layer_base&) { return true; };
+
+} // namespace
+
+Mesh_lock::~Mesh_lock() { release(); }
+
+void Mesh_lock::release() {
+    if (World* w = std::exchange(world_, nullptr)) w->mesh_locked_ = false;
+}
+
+const Mesh& Mesh_lock::operator*() const { return world_->mesh(); }
+
+Vertex Mesh_lock::add_vertex() {
+    World& w = *world_;
+    const Vertex v = w.writable_mesh().add_vertex();
+    Added_elements added;
+    added.first_vertex = v;
+    added.vertex_count = 1;
+    w.follow(every_layer, [&](Layer_base& l) {
+        l.on_added(*w.mesh_, added);
+        return Layer_action::none;
+    });
+    w.mesh_version_ = next_version();
+    return v;
+}
+
+Vertex Mesh_lock::add_vertices(std::uint32_t n) {
+    World& w = *world_;
+    const Vertex first = w.writable_mesh().add_vertices(n);
+    Added_elements added;
+    added.first_vertex = first;
+    added.vertex_count = n;
+    w.follow(every_layer, [&](Layer_base& l) {
+        l.on_added(*w.mesh_, added);
+        return Layer_action::none;
+    });
+    w.mesh_version_ = next_version();
+    return first;
+}
+
+Face Mesh_lock::add_face(Vertex a, Vertex b, Vertex c) {
+    Face f;
+    if (auto r = try_add_face(a, b, c, &f)) throw Edit_refused(*r);
+    return f;
+}
+
+std::optional<Refusal> Mesh_lock::try_add_face(Vertex a, Vertex b, Vertex c, Face* out) {
+    World& w = *world_;
+    if (auto r = w.mesh().check_add_face(a, b, c)) return r;
+    const Vertex corners[3] = {a, b, c};
+    bool existed[3];
+    for (int i = 0; i < 3; ++i)
+        existed[i] = w.mesh().find_edge(corners[i], corners[(i + 1) % 3]).valid();
+    const Face f = w.writable_mesh().add_face(a, b, c);
+    Added_elements added;
+    added.face = f;
+    for (int i = 0; i < 3; ++i)
+        if (!existed[i])
+            added.edges[added.edge_count++] =
+                w.mesh().find_edge(corners[i], corners[(i + 1) % 3]).base();
+    w.follow(every_layer, [&](Layer_base& l) {
+        l.on_added(*w.mesh_, added);
+        return Layer_action::none;
+    });
+    w.mesh_version_ = next_version();
+    if (out) *out = f;
+    return std::nullopt;
+}
+
+void Mesh_lock::flip(Edge e) {
+    if (auto r = try_flip(e)) throw Edit_refused(*r);
+}
+
+std::optional<Refusal> Mesh_lock::try_flip(Edge e) {
+    World& w = *world_;
+    if (!w.callbacks_.empty()) {
+        if (auto r = w.mesh().check_flip(e)) return r;
+        w.run_callbacks([&](const Mesh_callbacks& c) {
+            if (c.before_flip) c.before_flip(w, e);
+        });
+    }
+    const Mesh& m = w.mesh();
+    const bool live = m.contains(e);
+    const Edge b = live ? e.base() : no_edge;
+    const Flip_change change{b, live ? b.left(m) : no_face, live ? b.right(m) : no_face};
+    // Checked inside: a refusal here leaves the mesh as it was (a shared mesh is cloned first,
+    // which changes no content).
+    if (auto r = w.writable_mesh().try_flip(e)) return r;
+    w.follow([](const Layer_base& l) { return l.follows_flip(); },
+             [&](Layer_base& l) { return l.on_flip(*w.mesh_, change); });
+    w.mesh_version_ = next_version();
+    w.run_callbacks([&](const Mesh_callbacks& c) {
+        if (c.after_flip) c.after_flip(w, e);
+    });
+    return std::nullopt;
+}
+
+Edge Mesh_lock::split(Edge e, float t) {
+    Edge created;
+    if (auto r = try_split(e, t, &created)) throw Edit_refused(*r);
+    return created;
+}
+
+std::optional<Refusal> Mesh_lock::try_split(Edge e, float t, Edge* out) {
+    World& w = *world_;
+    if (auto r = w.mesh().check_split(e, t)) return r;
+    w.run_callbacks([&](const Mesh_callbacks& c) {
+        if (c.before_split) c.before_split(w, e, t);
+    });
+    Split_change s;
+    {
+        const Mesh& m = w.mesh();
+        s.t = t;
+        s.e = e;
+        s.left = e.left(m);
+        s.right = e.right(m);
+        s.a = e.origin(m);
+        s.b = e.dest(m);
+        if (s.left.valid()) {
+            s.e1 = e.left_next(m);
+            s.e2 = s.e1.left_next(m);
+        }
+        if (s.right.valid()) {
+            s.e3 = e.sym().left_next(m);
+            s.e4 = s.e3.left_next(m);
+        }
+    }
+    const Edge n = w.writable_mesh().split(e, t);
+    const Mesh& m = w.mesh();
+    s.n = n;
+    s.m = n.origin(m);
+    if (s.left.valid()) {
+        s.g = n.origin_next(m);
+        s.new_left = n.left(m);
+    }
+    if (s.right.valid()) {
+        s.h = e.sym().origin_next(m);
+        s.new_right = n.sym().left(m);
+    }
+    w.follow(every_layer, [&](Layer_base& l) { return l.on_split(m, s); });
+    w.mesh_version_ = next_version();
+    w.run_callbacks([&](const Mesh_callbacks& c) {
+        if (c.after_split) c.after_split(w, e, n, t);
+    });
+    if (out) *out = n;
+    return std::nullopt;
+}
+
+Vertex Mesh_lock::collapse(Edge e, float t) {
+    const Vertex a =
+        world_->mesh().contains(e) && e.is_primal() ? e.origin(world_->mesh()) : no_vertex;
+    if (auto r = try_collapse(e, t)) throw Edit_refused(*r);
+    return a;
+}
+
+std::optional<Refusal> Mesh_lock::try_collapse(Edge e, float t) {
+    World& w = *world_;
+    if (auto r = w.mesh().check_collapse(e, t)) return r;
+    w.run_callbacks([&](const Mesh_callbacks& c) {
+        if (c.before_collapse) c.before_collapse(w, e, t);
+    });
+    Collapse_change k;
+    {
+        const Mesh& m = w.mesh();
+        const Edge s = e.sym();
+        k.t = t;
+        k.e = e;
+        k.a = e.origin(m);
+        k.b = s.origin(m);
+        k.left = e.left(m);
+        k.right = s.left(m);
+        if (k.left.valid()) {
+            k.e1 = e.left_next(m);
+            k.e2 = k.e1.left_next(m);
+        }
+        if (k.right.valid()) {
+            k.e3 = s.left_next(m);
+            k.e4 = k.e3.left_next(m);
+        }
+        w.scratch_edges_.clear();
+        w.scratch_faces_.clear();
+        for (const Edge x : k.b.edges(m)) {
+            if (x == s || x == k.e1 || (k.e4.valid() && x == k.e4.sym())) continue;
+            w.scratch_edges_.push_back(x);
+        }
+        for (const Edge x : k.b.edges(m)) {
+            const Face f = x.left(m);
+            if (f.valid() && f != k.left && f != k.right) w.scratch_faces_.push_back(f);
+        }
+        k.moved_edges = w.scratch_edges_;
+        k.moved_faces = w.scratch_faces_;
+    }
+    w.writable_mesh().collapse(e, t);
+    w.follow(every_layer, [&](Layer_base& l) { return l.on_collapse(*w.mesh_, k); });
+    w.mesh_version_ = next_version();
+    w.run_callbacks([&](const Mesh_callbacks& c) {
+        if (c.after_collapse) c.after_collapse(w, k.a, t);
+    });
+    return std::nullopt;
+}
+
+void Mesh_lock::assign(Mesh mesh) {
+    World& w = *world_;
+    w.mesh_ = std::make_shared<Mesh>(std::move(mesh));
+    for (auto& [name, e] : w.entries_) {
+        if (!e.typed || e.doomed) continue;
+        Layer_base& layer = w.writable(e); // a locked layer stays the object its lock holds
+        layer.reset(*w.mesh_);
+        layer.touch();
+    }
+    w.mesh_version_ = next_version();
+}
+
+} // namespace orbis

@@ -131,6 +131,15 @@ public:
             remove_chunk();
     }
 
+    /// A copy that shares no chunk with this array (a plain copy is a snapshot).
+    Chunked_array deep_copy() const {
+        Chunked_array out;
+        out.resize(size_);
+        for (std::size_t c = 0; c < data_.size(); ++c)
+            std::copy_n(data_[c], std::min(chunk_size, size_ - c * chunk_size), out.mut_chunk(c));
+        return out;
+    }
+
     /// Removes every element.
     void clear() { *this = Chunked_array{}; }
 

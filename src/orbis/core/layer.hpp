@@ -106,6 +106,7 @@ private:
 
     // The World's side: copying, following mesh edits, checking values.
     virtual std::shared_ptr<Layer_base> clone() const = 0;
+    virtual std::shared_ptr<Layer_base> deep_clone() const = 0; // shares no chunk
     virtual void reset(const Mesh& m) = 0; // every slot initial, sized to the mesh
     virtual bool follows_flip() const = 0; // whether a flip can change any of its values
     virtual void on_added(const Mesh& m, const Added_elements& a) = 0;
@@ -352,6 +353,11 @@ private:
 
     std::shared_ptr<Layer_base> clone() const override {
         return std::shared_ptr<Layer_base>(new Layer(*this));
+    }
+    std::shared_ptr<Layer_base> deep_clone() const override {
+        auto copy = std::shared_ptr<Layer>(new Layer(*this));
+        copy->values_ = values_.deep_copy();
+        return copy;
     }
     void reset(const Mesh& m) override { values_ = Chunked_array<T>(slot_count(m), initial()); }
     bool follows_flip() const override {

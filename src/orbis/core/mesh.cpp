@@ -111,29 +111,14 @@ bool operator==(const Mesh& a, const Mesh& b) {
            a.free_quads_ == b.free_quads_;
 }
 
-namespace {
-template <class T, std::size_t Bits>
-Chunked_array<T, Bits> unshared(const Chunked_array<T, Bits>& in) {
-    Chunked_array<T, Bits> out;
-    out.resize(in.size());
-    for (std::size_t c = 0; c < in.chunk_count(); ++c) {
-        T* dst = out.mut_chunk(c);
-        const std::size_t n = std::min(Chunked_array<T, Bits>::chunk_size,
-                                       in.size() - c * Chunked_array<T, Bits>::chunk_size);
-        std::copy_n(in.chunk_data(c), n, dst);
-    }
-    return out;
-}
-} // namespace
-
 Mesh Mesh::deep_copy() const {
     Mesh m;
-    m.vertex_edge_ = unshared(vertex_edge_);
-    m.face_edge_ = unshared(face_edge_);
-    m.quads_ = unshared(quads_);
-    m.free_vertices_ = unshared(free_vertices_);
-    m.free_faces_ = unshared(free_faces_);
-    m.free_quads_ = unshared(free_quads_);
+    m.vertex_edge_ = vertex_edge_.deep_copy();
+    m.face_edge_ = face_edge_.deep_copy();
+    m.quads_ = quads_.deep_copy();
+    m.free_vertices_ = free_vertices_.deep_copy();
+    m.free_faces_ = free_faces_.deep_copy();
+    m.free_quads_ = free_quads_.deep_copy();
     m.vertex_count_ = vertex_count_;
     m.face_count_ = face_count_;
     m.quad_count_ = quad_count_;

@@ -28,6 +28,17 @@ World& World::operator=(const World& other) {
 
 World::~World() = default;
 
+World World::deep_copy() const {
+    World copy(*this);
+    copy.mesh_ = std::make_shared<Mesh>(mesh_->deep_copy());
+    for (auto& [name, e] : copy.entries_) {
+        if (e.typed) e.typed = e.typed->deep_clone();
+        if (e.dict) e.dict = std::make_shared<Dict>(*e.dict);
+    }
+    copy.random_ = std::make_shared<std::mt19937_64>(*random_);
+    return copy;
+}
+
 void World::require_unlocked(const char* what) const {
     std::string held;
     if (mesh_locked_) held = "the mesh";

@@ -300,6 +300,10 @@ public:
     bool remove_mesh_callbacks(std::uint64_t id);
     ///@}
 
+    /// A copy that shares no chunk with this World (for measuring what snapshots save; a plain
+    /// copy is a snapshot). O(size). \throws Layer_error when a lock is open.
+    World deep_copy() const;
+
     /// Memory referred to, and memory private to this World (not shared with any snapshot).
     /// O(number of chunks).
     World_memory memory() const;

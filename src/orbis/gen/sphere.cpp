@@ -14,4 +14,14 @@ Sphere make_sphere(const Fibonacci_params& params) {
     return s;
 }
 
+World make_sphere_world(const Fibonacci_params& params) {
+    Sphere s = make_sphere(params);
+    World world(params.seed);
+    world.lock_mesh().assign(std::move(s.mesh));
+    auto [position] = world.lock_layer(position_layer);
+    for (std::uint32_t i = 0; i < s.positions.size(); ++i)
+        position[Vertex{i}] = s.positions[i];
+    return world;
+}
+
 } // namespace orbis::gen

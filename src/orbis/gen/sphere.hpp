@@ -2,7 +2,9 @@
 // The first world shape: a Fibonacci sphere, triangulated and built into a Mesh (seed 001).
 #pragma once
 
+#include "orbis/core/layer_info.hpp"
 #include "orbis/core/mesh.hpp"
+#include "orbis/core/world.hpp"
 #include "orbis/gen/fibonacci_sphere.hpp"
 
 #include <vector>
@@ -23,5 +25,14 @@ struct Sphere {
 /// Every point is a vertex with edges. Refuses what fibonacci_points refuses.
 /// Cost: O(count), about 0.3 s per million points on this project's 2-core machine.
 Sphere make_sphere(const Fibonacci_params& params);
+
+/// The layer that holds each vertex's point on the sphere. Split and collapse place new and
+/// merged vertices on the great circle between the ends (slerp keeps them on the sphere).
+inline constexpr auto position_layer =
+    Layer_info<glm::vec3, Layer_type::vertex>("position").interpolation(Interpolation::slerp);
+
+/// A World holding make_sphere(params): the mesh, and the points in `position_layer`; its
+/// random generator is seeded with params.seed.
+World make_sphere_world(const Fibonacci_params& params);
 
 } // namespace orbis::gen

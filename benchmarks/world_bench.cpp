@@ -24,15 +24,15 @@ namespace {
 using namespace orbis;
 using Clock = std::chrono::steady_clock;
 
-constexpr auto height = Layer_info<float, Layer_type::vertex>("height").interpolation(
-    Interpolation::lerp);
-constexpr auto rain = Layer_info<float, Layer_type::vertex>("rain").interpolation(
-    Interpolation::lerp);
+constexpr auto height =
+    Layer_info<float, Layer_type::vertex>("height").interpolation(Interpolation::lerp);
+constexpr auto rain =
+    Layer_info<float, Layer_type::vertex>("rain").interpolation(Interpolation::lerp);
 constexpr auto heat = Layer_info<float, Layer_type::vertex>("heat")
                           .interpolation(Interpolation::max_value)
                           .on_mesh_change(On_mesh_change::reset_affected);
-constexpr auto age = Layer_info<float, Layer_type::vertex>("age").interpolation(
-    Interpolation::min_weight);
+constexpr auto age =
+    Layer_info<float, Layer_type::vertex>("age").interpolation(Interpolation::min_weight);
 
 /// Undo steps kept by the undoable-edit benchmarks (older ones are dropped, as an editor's
 /// bounded undo stack does).
@@ -199,7 +199,8 @@ void throughput_args(benchmark::internal::Benchmark* b) {
 }
 
 void BM_World_split(benchmark::State& state) {
-    throughput(state, state.range(1) != 0, [](auto& m, std::mt19937_64& rng) { split_any(m, rng); });
+    throughput(state, state.range(1) != 0,
+               [](auto& m, std::mt19937_64& rng) { split_any(m, rng); });
 }
 BENCHMARK(BM_World_split)->Apply(throughput_args);
 

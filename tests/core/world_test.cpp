@@ -124,6 +124,46 @@ TEST(World, LayerEditsAfterASnapshotStayOnTheirSide) {
     EXPECT_TRUE(w.find_layer("flow")->shares_chunk(*original.find_layer("flow"), 0));
 }
 
+// Writes `value` to element 0 of the layer `info` in `w`.
+template <class Info>
+void write_first(World& w, const Info& info, const typename Info::value_type& value) {
+    auto [x] = w.lock_layer(info);
+    if constexpr (Info::type == Layer_type::vertex)
+        x[Vertex{0}] = value;
+    else if constexpr (Info::type == Layer_type::face)
+        x[Face{0}] = value;
+    else if constexpr (Info::type == Layer_type::edge_dual ||
+                       Info::type == Layer_type::edge_dual_directed)
+        x[Edge{0}.rot()] = value;
+    else
+        x[Edge{0}] = value;
+}
+
+TEST(World, EveryLayerKindIsCopiedOnWriteInBothDirections) {
+    const World original = make_world(2);
+    auto check = [&](const auto& info, const auto& value) {
+        SCOPED_TRACE(std::string(info.name()));
+        World a = original;
+        World b = a;
+        write_first(a, info, value); // the copy's source writes
+        EXPECT_TRUE(b == original);
+        EXPECT_FALSE(a == original);
+        World c = original;
+        World d = c;
+        write_first(d, info, value); // the copy writes
+        EXPECT_TRUE(c == original);
+        EXPECT_FALSE(d == original);
+        EXPECT_TRUE(a.find_layer(info.name())->equals(*d.find_layer(info.name())));
+        EXPECT_FALSE(a.find_layer(info.name())->shares_chunk(*d.find_layer(info.name()), 0));
+    };
+    check(height, -1.f);
+    check(plate, 1000);
+    check(flow, -2.0);
+    check(wind, glm::vec2(-3.f));
+    check(ridge, false); // make_world sets edge 0 to true
+    check(current, glm::dvec3(-4.0));
+}
+
 TEST(World, OnlyTheWrittenChunkIsCopied) {
     World w;
     w.lock_mesh().assign(test::build(test::icosphere(5))); // 10,242 vertices: 3 chunks

@@ -15,14 +15,14 @@
 namespace orbis {
 namespace {
 
-constexpr auto height = Layer_info<float, Layer_type::vertex>("height").interpolation(
-    Interpolation::lerp);
-constexpr auto rain = Layer_info<float, Layer_type::vertex>("rain").interpolation(
-    Interpolation::lerp);
-constexpr auto heat = Layer_info<float, Layer_type::vertex>("heat").interpolation(
-    Interpolation::lerp);
-constexpr auto age = Layer_info<float, Layer_type::vertex>("age").interpolation(
-    Interpolation::max_value);
+constexpr auto height =
+    Layer_info<float, Layer_type::vertex>("height").interpolation(Interpolation::lerp);
+constexpr auto rain =
+    Layer_info<float, Layer_type::vertex>("rain").interpolation(Interpolation::lerp);
+constexpr auto heat =
+    Layer_info<float, Layer_type::vertex>("heat").interpolation(Interpolation::lerp);
+constexpr auto age =
+    Layer_info<float, Layer_type::vertex>("age").interpolation(Interpolation::max_value);
 
 World make_world(std::uint32_t points) {
     World w = gen::make_sphere_world({.count = points, .perturbation = 0.5, .seed = 9});
@@ -38,9 +38,7 @@ World make_world(std::uint32_t points) {
 }
 
 // Bytes held by both allocators: the chunk pool and malloc (chunk tables, pages, layers).
-std::size_t allocated() {
-    return detail::chunk_bytes_in_use() + mallinfo2().uordblks;
-}
+std::size_t allocated() { return detail::chunk_bytes_in_use() + mallinfo2().uordblks; }
 
 struct Step_cost {
     std::size_t library = 0;   ///< private bytes of the edited world after the step
@@ -103,14 +101,14 @@ TEST(WorldMemory, AnUndoStepCostsTheSameOnWorldsTenTimesApart) {
             flip_cost[i] += static_cast<double>(c.library) / steps;
             flip_allocated[i] += static_cast<double>(c.allocator) / steps;
             const Edge s = flippable_edge(w, rng);
-            split_cost[i] += static_cast<double>(
-                                 undo_step(w, [&](World& x) { x.lock_mesh().split(s, 0.5f); })
-                                     .library) /
-                             steps;
+            split_cost[i] +=
+                static_cast<double>(
+                    undo_step(w, [&](World& x) { x.lock_mesh().split(s, 0.5f); }).library) /
+                steps;
         }
-        std::cout << sizes[i] << " vertices, mean of " << steps << ": flip step "
-                  << flip_cost[i] << " B in chunks (" << flip_allocated[i]
-                  << " B allocated), split step " << split_cost[i] << " B in chunks\n";
+        std::cout << sizes[i] << " vertices, mean of " << steps << ": flip step " << flip_cost[i]
+                  << " B in chunks (" << flip_allocated[i] << " B allocated), split step "
+                  << split_cost[i] << " B in chunks\n";
     }
     EXPECT_LT(flip_cost[1], flip_cost[0] * 1.5);
     EXPECT_LT(split_cost[1], split_cost[0] * 1.5);

@@ -8,6 +8,8 @@
 //   the larger value, whichever side is src) and never leaves [min(src, dest), max(src, dest)],
 //   so it cannot overflow.
 // - dont_care returns src (the cheapest deterministic choice); the World may skip the call.
+// - lerp and slerp of equal sides return that value exactly (no rounding drift when split
+//   copies a value to both halves).
 // - reset_all and remove_layer return the initial value: they act on the whole layer, which is
 //   the World's job; for the one element this function sees, "reset" is the honest answer.
 // - min_value / max_value on floating types ignore a NaN side (like std::fmin / std::fmax),
@@ -224,6 +226,10 @@ T interpolate(Interpolation mode, const T& src, const T& dest, float t, const T&
         throw std::invalid_argument(std::string("interpolate: ") +
                                     std::string(interpolation_name(mode)) + " on " +
                                     std::string(layer_value_name<T>()) + ": " + std::string(*why));
+    // Equal sides give that value exactly: src * (1 - t) + src * t can miss it by an ulp,
+    // and split copies values this way (both halves of an edge or face), so repeated splits
+    // would drift.
+    if ((mode == Interpolation::lerp || mode == Interpolation::slerp) && src == dest) return src;
     switch (mode) {
     case Interpolation::lerp:
         return detail::lerp_value(src, dest, t);

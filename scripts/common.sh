@@ -27,10 +27,10 @@ orbis_require_packages() {
 }
 
 # Packages every build needs.
-ORBIS_BUILD_PACKAGES=(g++ cmake ninja-build libglm-dev libcgal-dev libgmp-dev libmpfr-dev
+ORBIS_BUILD_PACKAGES=(g++ cmake ninja-build libglm-dev libcgal-dev libgmp-dev libmpfr-dev libzstd-dev
                       libboost-dev libcli11-dev)
 # Packages the tests and benchmarks need on top.
-ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev)
+ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev python3-open3d clang)
 
 # Configures and builds into $1 with the remaining arguments passed to cmake; ORBIS_TARGET
 # limits the build to one target.

@@ -10,6 +10,7 @@
 #include "orbis/core/layer.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/mesh.hpp"
+#include "orbis/core/mesh_arrays.hpp"
 #include "orbis/core/mesh_change.hpp"
 #include "orbis/core/ranges.hpp"
 #include "orbis/core/refusal.hpp"

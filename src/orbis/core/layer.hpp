@@ -18,6 +18,7 @@
 #include <iterator>
 #include <memory>
 #include <optional>
+#include <span>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -72,6 +73,8 @@ public:
     Layer_type type() const { return type_; }
     /// The value type's name ("float", "vec3", ...).
     virtual std::string_view value_name() const = 0;
+    /// The value type as a tag (with_value_type turns it back into a type).
+    virtual Value_type value_tag() const = 0;
     /// Stamp of the last modification (see next_version).
     std::uint64_t version() const { return version_; }
     /// Number of slots: the mesh's slot count for this element kind (deleted ids included).
@@ -194,6 +197,14 @@ public:
     /// The settings the layer was created with (name, initial value, range, modes).
     const info_type& info() const { return info_; }
     std::string_view value_name() const override { return layer_value_name<T>(); }
+    Value_type value_tag() const override { return value_type_of<T>; }
+    /// Number of storage chunks (Chunked_array<T>::chunk_size values each, the last partial).
+    std::size_t chunk_count() const { return values_.chunk_count(); }
+    /// The values of chunk `c`, for bulk reading (file formats, renderers).
+    std::span<const T> chunk(std::size_t c) const {
+        const std::size_t first = c * Chunked_array<T>::chunk_size;
+        return {values_.chunk_data(c), std::min(Chunked_array<T>::chunk_size, size() - first)};
+    }
     std::string format_value(std::size_t slot) const override { return format(values_[slot]); }
     std::size_t bytes() const override { return values_.chunk_bytes(); }
     std::size_t private_bytes() const override { return values_.private_chunk_bytes(); }

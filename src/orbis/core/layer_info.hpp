@@ -23,6 +23,8 @@
 #include <concepts>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <type_traits>
 
@@ -108,6 +110,106 @@ inline constexpr int layer_value_length = [] {
     else
         return static_cast<int>(T::length());
 }();
+
+/// The value types of layers as a runtime tag, for file formats and type-erased code.
+enum class Value_type {
+    boolean,
+    int32,
+    uint32,
+    int64,
+    float32,
+    float64,
+    vec2,
+    vec3,
+    vec4,
+    dvec2,
+    dvec3,
+    dvec4
+};
+
+/// The Value_type tag of T.
+template <Layer_value T>
+inline constexpr Value_type value_type_of = [] {
+    if constexpr (std::same_as<T, bool>)
+        return Value_type::boolean;
+    else if constexpr (std::same_as<T, std::int32_t>)
+        return Value_type::int32;
+    else if constexpr (std::same_as<T, std::uint32_t>)
+        return Value_type::uint32;
+    else if constexpr (std::same_as<T, std::int64_t>)
+        return Value_type::int64;
+    else if constexpr (std::same_as<T, float>)
+        return Value_type::float32;
+    else if constexpr (std::same_as<T, double>)
+        return Value_type::float64;
+    else if constexpr (std::same_as<T, glm::vec2>)
+        return Value_type::vec2;
+    else if constexpr (std::same_as<T, glm::vec3>)
+        return Value_type::vec3;
+    else if constexpr (std::same_as<T, glm::vec4>)
+        return Value_type::vec4;
+    else if constexpr (std::same_as<T, glm::dvec2>)
+        return Value_type::dvec2;
+    else if constexpr (std::same_as<T, glm::dvec3>)
+        return Value_type::dvec3;
+    else
+        return Value_type::dvec4;
+}();
+
+/// Calls `f.template operator()<T>()` with the T whose tag is `type`, returning its result.
+/// \throws std::invalid_argument for a value outside the enum (e.g. read from a file).
+template <class F>
+decltype(auto) with_value_type(Value_type type, F&& f) {
+    switch (type) {
+    case Value_type::boolean:
+        return f.template operator()<bool>();
+    case Value_type::int32:
+        return f.template operator()<std::int32_t>();
+    case Value_type::uint32:
+        return f.template operator()<std::uint32_t>();
+    case Value_type::int64:
+        return f.template operator()<std::int64_t>();
+    case Value_type::float32:
+        return f.template operator()<float>();
+    case Value_type::float64:
+        return f.template operator()<double>();
+    case Value_type::vec2:
+        return f.template operator()<glm::vec2>();
+    case Value_type::vec3:
+        return f.template operator()<glm::vec3>();
+    case Value_type::vec4:
+        return f.template operator()<glm::vec4>();
+    case Value_type::dvec2:
+        return f.template operator()<glm::dvec2>();
+    case Value_type::dvec3:
+        return f.template operator()<glm::dvec3>();
+    case Value_type::dvec4:
+        return f.template operator()<glm::dvec4>();
+    }
+    throw std::invalid_argument("unknown layer value type " +
+                                std::to_string(static_cast<int>(type)));
+}
+
+/// Calls `f.template operator()<Type>()` with the Layer_type `type` as a constant.
+/// \throws std::invalid_argument for a value outside the enum.
+template <class F>
+decltype(auto) with_layer_type(Layer_type type, F&& f) {
+    switch (type) {
+    case Layer_type::vertex:
+        return f.template operator()<Layer_type::vertex>();
+    case Layer_type::face:
+        return f.template operator()<Layer_type::face>();
+    case Layer_type::edge_primal:
+        return f.template operator()<Layer_type::edge_primal>();
+    case Layer_type::edge_primal_directed:
+        return f.template operator()<Layer_type::edge_primal_directed>();
+    case Layer_type::edge_dual:
+        return f.template operator()<Layer_type::edge_dual>();
+    case Layer_type::edge_dual_directed:
+        return f.template operator()<Layer_type::edge_dual_directed>();
+    }
+    throw std::invalid_argument("unknown layer type " + std::to_string(static_cast<int>(type)));
+}
 
 /// The name of a value type as it appears in error messages ("float", "dvec3", ...).
 template <Layer_value T>
@@ -275,5 +377,12 @@ private:
     On_mesh_change mesh_change_ = On_mesh_change::keep;
     Interpolation interpolation_ = Interpolation::dont_care;
 };
+
+/// The layer that holds each vertex's point in space (on the sphere for generated worlds).
+/// Split and collapse place new and merged vertices on the great circle between the ends:
+/// slerp turns the direction and interpolates the length. File formats read and write vertex
+/// positions from and to this layer.
+inline constexpr auto position_layer =
+    Layer_info<glm::vec3, Layer_type::vertex>("position").interpolation(Interpolation::slerp);
 
 } // namespace orbis

@@ -16,6 +16,14 @@
 
 namespace orbis {
 
+class Mesh;
+struct Mesh_arrays;
+/// The stored arrays of `m` (see Mesh_arrays). O(size).
+Mesh_arrays mesh_arrays(const Mesh& m);
+/// A mesh from stored arrays; every id is range-checked and the result validate()d.
+/// \throws std::invalid_argument saying what is wrong; never returns an invalid mesh.
+Mesh mesh_from_arrays(const Mesh_arrays& arrays);
+
 /// A manifold triangle mesh and its dual, stored as quad-edges.
 ///
 /// Storage (all in copy-on-write chunks, so copying a Mesh is a cheap snapshot): per primal and
@@ -164,6 +172,8 @@ private:
     friend class Face;
     friend class Edge;
     friend struct Mesh_builder;
+    friend Mesh_arrays mesh_arrays(const Mesh& m);
+    friend Mesh mesh_from_arrays(const Mesh_arrays& arrays);
 
     // A deleted vertex's edge; never a real edge because a mesh has fewer than 2^30 quad-edges.
     static constexpr Edge deleted_edge{0xFFFF'FFFEu};

@@ -137,6 +137,11 @@ public:
     const T& get(key_type k) const { return (*layer_)[k]; }
     /// Sets the value of `k`.
     void set(key_type k, const T& value) { (*this)[k] = value; }
+    /// The values of chunk `c` for writing in bulk (copied first if a snapshot shares it);
+    /// see Layer::chunk.
+    std::span<T> chunk(std::size_t c) {
+        return {layer_->values_.mut_chunk(c), layer_->chunk(c).size()};
+    }
     /// Sets every slot to `value`.
     void fill(const T& value) { layer_->values_ = Chunked_array<T>(layer_->values_.size(), value); }
     /// Number of slots.

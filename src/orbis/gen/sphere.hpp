@@ -26,12 +26,7 @@ struct Sphere {
 /// Cost: O(count), about 0.3 s per million points on this project's 2-core machine.
 Sphere make_sphere(const Fibonacci_params& params);
 
-/// The layer that holds each vertex's point on the sphere. Split and collapse place new and
-/// merged vertices on the great circle between the ends (slerp keeps them on the sphere).
-inline constexpr auto position_layer =
-    Layer_info<glm::vec3, Layer_type::vertex>("position").interpolation(Interpolation::slerp);
-
-/// A World holding make_sphere(params): the mesh, and the points in `position_layer`; its
+/// A World holding make_sphere(params): the mesh, and the points in orbis::position_layer; its
 /// random generator is seeded with params.seed.
 World make_sphere_world(const Fibonacci_params& params);
 

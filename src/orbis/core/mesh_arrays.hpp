@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+// A mesh's storage as plain 32-bit words, for file formats: everything needed to rebuild the
+// mesh with the same ids, free lists included, and nothing else.
+#pragma once
+
+#include "orbis/core/mesh.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace orbis {
+
+/// The stored arrays of a Mesh. Edges are written as their masks, vertices and faces as their
+/// indices; 0xFFFFFFFF is no_edge / no_vertex / no_face.
+struct Mesh_arrays {
+    /// Per vertex slot: an outgoing edge, no_edge (isolated) or 0xFFFFFFFE (deleted).
+    std::vector<std::uint32_t> vertex_edge;
+    /// Per face slot: an edge with the face on its left, or no_edge (deleted).
+    std::vector<std::uint32_t> face_edge;
+    /// Per quad-edge slot, 8 words: origin_next of primal edges 2q and 2q+1, their
+    /// origin_prev, their origins, their left faces. A deleted quad-edge has no_vertex origins
+    /// and unspecified other words.
+    std::vector<std::uint32_t> quads;
+    /// Freed vertex ids, the next one to be reused last.
+    std::vector<std::uint32_t> free_vertices;
+    /// Freed face ids, the next one to be reused last.
+    std::vector<std::uint32_t> free_faces;
+    /// Freed quad-edge indices, the next one to be reused last.
+    std::vector<std::uint32_t> free_quads;
+
+    /// Same words.
+    friend bool operator==(const Mesh_arrays&, const Mesh_arrays&) = default;
+};
+
+/// Words per quad-edge in Mesh_arrays::quads.
+inline constexpr std::size_t mesh_words_per_quad = 8;
+
+} // namespace orbis

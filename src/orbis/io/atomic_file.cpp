@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/io/atomic_file.hpp"
+
+#include "orbis/io/file_error.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <random>
+#include <string>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace orbis::io {
+
+namespace {
+
+std::string system_reason(int error) { return std::strerror(error); }
+
+// Closes a descriptor and removes the temporary file unless it was committed.
+class Temporary {
+public:
+    Temporary(std::filesystem::path path, int fd)
+        : path_(std::move(path))
+        , fd_(fd) {}
+    Temporary(const Temporary&) = delete;
+    Temporary& operator=(const Temporary&) = delete;
+    ~Temporary() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!committed_) ::unlink(path_.c_str());
+    }
+    int fd() const { return fd_; }
+    int close() {
+        const int r = ::close(fd_);
+        fd_ = -1;
+        return r;
+    }
+    void commit() { committed_ = true; }
+    const std::filesystem::path& path() const { return path_; }
+
+private:
+    std::filesystem::path path_;
+    int fd_;
+    bool committed_ = false;
+};
+
+} // namespace
+
+void write_file_atomically(const std::filesystem::path& path,
+                           std::span<const std::span<const std::byte>> pieces, Sync sync) {
+    const std::filesystem::path folder =
+        path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw File_error(path, "", "is a folder, not a file");
+    // A unique name beside the target, so the rename stays within one file system.
+    std::random_device random;
+    int fd = -1;
+    std::filesystem::path temporary;
+    for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+        std::string name = ".";
+        name += path.filename().string();
+        name += ".tmp-";
+        name += std::to_string(random());
+        name += '-';
+        name += std::to_string(::getpid());
+        temporary = folder / name;
+        fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            throw File_error(path, "",
+                             "cannot create a temporary file in " + folder.string() + ": " +
+                                 system_reason(errno));
+    }
+    if (fd < 0) throw File_error(path, "", "cannot find a free temporary file name");
+    Temporary file(temporary, fd);
+    // Keep the permissions of the file being replaced.
+    struct stat old {};
+    if (::stat(path.c_str(), &old) == 0) (void)::fchmod(file.fd(), old.st_mode & 07777);
+
+    for (const auto piece : pieces) {
+        const std::byte* data = piece.data();
+        std::size_t left = piece.size();
+        while (left > 0) {
+            const ssize_t n = ::write(file.fd(), data, left);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                throw File_error(path, "",
+                                 "cannot write: " + system_reason(errno) +
+                                     " (the existing file is unchanged)");
+            }
+            data += n;
+            left -= static_cast<std::size_t>(n);
+        }
+    }
+    if (sync == Sync::full && ::fsync(file.fd()) != 0)
+        throw File_error(path, "",
+                         "cannot flush to disk: " + system_reason(errno) +
+                             " (the existing file is unchanged)");
+    if (file.close() != 0)
+        throw File_error(path, "",
+                         "cannot close: " + system_reason(errno) +
+                             " (the existing file is unchanged)");
+    if (::rename(temporary.c_str(), path.c_str()) != 0)
+        throw File_error(path, "",
+                         "cannot replace the file: " + system_reason(errno) +
+                             " (the existing file is unchanged)");
+    file.commit();
+    if (sync == Sync::full) {
+        // The rename itself reaches the disk only when the folder is synced.
+        const int dir = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (dir >= 0) {
+            (void)::fsync(dir);
+            ::close(dir);
+        }
+    }
+}
+
+std::vector<std::byte> read_file(const std::filesystem::path& path, std::size_t max_bytes) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw File_error(path, "", "cannot open: " + system_reason(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) throw File_error(path, "", "cannot stat: " + system_reason(errno));
+    if (S_ISDIR(st.st_mode)) throw File_error(path, "", "is a folder, not a file");
+    if (!S_ISREG(st.st_mode)) throw File_error(path, "", "is not a regular file");
+    if (static_cast<std::uint64_t>(st.st_size) > max_bytes)
+        throw File_error(path, "", "is larger than " + std::to_string(max_bytes) + " bytes");
+    std::vector<std::byte> bytes(static_cast<std::size_t>(st.st_size));
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::read(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            throw File_error(path, "", "cannot read: " + system_reason(errno));
+        }
+        if (n == 0) break; // shrank while reading
+        done += static_cast<std::size_t>(n);
+    }
+    bytes.resize(done);
+    return bytes;
+}
+
+} // namespace orbis::io

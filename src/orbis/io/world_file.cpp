@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/io/world_file.hpp"

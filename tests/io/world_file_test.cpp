@@ -1,1 +1,202 @@
 // SPDX-License-Identifier: MIT
+// The world file: save -> load gives an equal World (every layer type and kind, Dicts, the
+// generator, free lists), compressed or not; saves are atomic; newer versions are refused.
+#include <orbis/core.hpp>
+#include <orbis/io/file_error.hpp>
+#include <orbis/io/world_file.hpp>
+
+#include "support/checks.hpp"
+#include "support/fixtures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include <csignal>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace orbis::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch(const std::string& name) {
+    const fs::path dir =
+        fs::temp_directory_path() / ("orbis_world_file_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    return dir / name;
+}
+
+// Writes a value derived from `i` into a layer of T on every slot.
+template <class T>
+T value_for(std::size_t i) {
+    if constexpr (std::is_same_v<T, bool>)
+        return i % 3 == 0;
+    else if constexpr (Layer_scalar<T>)
+        return static_cast<T>(i * 7 % 1000) - static_cast<T>(i % 2);
+    else
+        return T(static_cast<Layer_component_t<T>>(i) * Layer_component_t<T>(0.5));
+}
+
+template <class T, Layer_type Type>
+void add_layer(World& w, const char* name, Interpolation mode) {
+    auto [x] = w.lock_layer(Layer_info<T, Type>(name).interpolation(mode).on_mesh_change(
+        On_mesh_change::reset_affected));
+    for (std::size_t c = 0; c < x->chunk_count(); ++c) {
+        auto values = x.chunk(c);
+        for (std::size_t i = 0; i < values.size(); ++i)
+            values[i] = value_for<T>(c * 4096 + i);
+    }
+}
+
+// A world after random edits (so it has deleted elements and free lists), with a layer of
+// every value type, every layer kind, Dicts and a used generator.
+World rich_world() {
+    World w(77);
+    w.lock_mesh().assign(test::build(test::icosphere(3)));
+    add_layer<bool, Layer_type::vertex>(w, "b", Interpolation::keep_src);
+    add_layer<std::int32_t, Layer_type::face>(w, "i32", Interpolation::lerp);
+    add_layer<std::uint32_t, Layer_type::edge_primal>(w, "u32", Interpolation::max_value);
+    add_layer<std::int64_t, Layer_type::edge_primal_directed>(w, "i64", Interpolation::lerp);
+    add_layer<float, Layer_type::edge_dual>(w, "f", Interpolation::lerp);
+    add_layer<double, Layer_type::edge_dual_directed>(w, "d", Interpolation::min_weight);
+    add_layer<glm::vec2, Layer_type::vertex>(w, "v2", Interpolation::lerp);
+    add_layer<glm::vec3, Layer_type::vertex>(w, "position", Interpolation::slerp);
+    add_layer<glm::vec4, Layer_type::face>(w, "v4", Interpolation::keep_dest);
+    add_layer<glm::dvec2, Layer_type::edge_primal>(w, "dv2", Interpolation::lerp);
+    add_layer<glm::dvec3, Layer_type::edge_dual>(w, "dv3", Interpolation::slerp);
+    add_layer<glm::dvec4, Layer_type::vertex>(w, "dv4", Interpolation::max_weight);
+    {
+        auto [r] = w.lock_layer(Layer_info<float, Layer_type::vertex>("ranged")
+                                    .min(-1.f)
+                                    .max(1.f)
+                                    .validate(Validation::range)
+                                    .initial(0.5f));
+    }
+    {
+        auto d = w.lock_layer("generator");
+        d->set("points", 642);
+        d->set("name", "test world");
+        d->set("axis", glm::dvec3(0, 0, 1));
+        d->set("nan", std::numeric_limits<double>::quiet_NaN());
+        Dict inner;
+        inner.set("list", Dict_array{1, 2.5, "three", Dict_array{}, Dict{}});
+        d->set("inner", inner);
+        d->set("nothing", Dict_value{});
+    }
+    std::mt19937_64 rng(5);
+    auto m = w.lock_mesh();
+    for (int i = 0; i < 200; ++i) {
+        const Edge e{static_cast<std::uint32_t>(rng() % m->edge_slots())};
+        if (!m->contains(e)) continue;
+        switch (i % 3) {
+        case 0:
+            (void)m.try_flip(e);
+            break;
+        case 1:
+            (void)m.try_collapse(e, 0.3f);
+            break;
+        default:
+            m.split(e, 0.6f);
+        }
+    }
+    m.release();
+    (void)w.lock_random()();
+    return w;
+}
+
+TEST(WorldFile, RoundTripGivesAnEqualWorld) {
+    const World w = rich_world();
+    ASSERT_GT(w.mesh().vertex_slots(), w.mesh().vertex_count()); // deleted elements exist
+    for (const bool compress : {false, true}) {
+        SCOPED_TRACE(compress ? "compressed" : "uncompressed");
+        const fs::path p = scratch(compress ? "rich_z.orbis" : "rich.orbis");
+        save_world(w, p, {.compress = compress});
+        const World loaded = load_world(p);
+        EXPECT_TRUE(loaded == w);
+        EXPECT_TRUE(test::valid(loaded.mesh()));
+        EXPECT_EQ(loaded.layer_names(), w.layer_names());
+        // The settings came back too: the same layer keeps interpolating the same way.
+        const auto* b = loaded.find_layer("i64");
+        ASSERT_NE(b, nullptr);
+        EXPECT_EQ(b->type(), Layer_type::edge_primal_directed);
+        EXPECT_EQ(b->value_tag(), Value_type::int64);
+        // Ids survive: the next vertex added reuses the same freed id on both sides.
+        World a = w, c = loaded;
+        EXPECT_EQ(a.lock_mesh().add_vertex(), c.lock_mesh().add_vertex());
+        EXPECT_TRUE(a == c);
+    }
+}
+
+TEST(WorldFile, CompressionMakesTheFileSmaller) {
+    const World w = rich_world();
+    const auto plain = write_world(w);
+    const auto packed = write_world(w, {.compress = true});
+    EXPECT_LT(packed.size(), plain.size());
+    EXPECT_TRUE(read_world(packed) == read_world(plain));
+}
+
+TEST(WorldFile, EmptyWorldRoundTrips) {
+    const World w(3);
+    EXPECT_TRUE(read_world(write_world(w)) == w);
+}
+
+TEST(WorldFile, InspectListsTheSections) {
+    const World w = rich_world();
+    const fs::path p = scratch("inspect.orbis");
+    save_world(w, p);
+    const World_file_info info = inspect_world(p);
+    EXPECT_EQ(info.version, world_format_version);
+    EXPECT_EQ(info.file_bytes, fs::file_size(p));
+    ASSERT_EQ(info.sections.size(), 1 + w.layer_names().size() + 1);
+    EXPECT_EQ(info.sections.front().kind, "mesh");
+    EXPECT_EQ(info.sections.back().kind, "random");
+    EXPECT_EQ(info.sections[1].name, w.layer_names().front());
+}
+
+TEST(WorldFile, ANewerVersionIsRefusedNamingTheVersion) {
+    auto bytes = write_world(rich_world());
+    const std::uint32_t future = world_format_version + 1;
+    std::memcpy(bytes.data() + 8, &future, 4);
+    try {
+        (void)read_world(bytes, "future.orbis");
+        ADD_FAILURE();
+    } catch (const File_error& x) {
+        const std::string m = x.what();
+        EXPECT_NE(m.find("future.orbis"), std::string::npos) << m;
+        EXPECT_NE(m.find("version " + std::to_string(future)), std::string::npos) << m;
+    }
+}
+
+TEST(WorldFile, AFailedSaveLeavesTheOldFileLoadable) {
+    const fs::path p = scratch("keep.orbis");
+    const World old = rich_world();
+    save_world(old, p);
+    World bigger = old;
+    {
+        auto [x] =
+            bigger.lock_layer(Layer_info<glm::dvec4, Layer_type::edge_primal_directed>("big"));
+    }
+    // No space left: a file size limit below the new file's size.
+    rlimit saved{};
+    ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    signal(SIGXFSZ, SIG_IGN);
+    rlimit small = saved;
+    small.rlim_cur = fs::file_size(p) + 1000;
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &small), 0);
+    EXPECT_THROW(save_world(bigger, p), File_error);
+    ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    EXPECT_TRUE(load_world(p) == old);
+}
+
+TEST(WorldFile, SavingWhileALockIsOpenIsRefused) {
+    World w = rich_world();
+    auto m = w.lock_mesh();
+    EXPECT_THROW(save_world(w, scratch("locked.orbis")), Layer_error);
+}
+
+} // namespace
+} // namespace orbis::io

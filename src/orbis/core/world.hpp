@@ -291,6 +291,8 @@ public:
 
     /// \name Random numbers
     ///@{
+    /// The generator's state, for reading (file formats compare and save it).
+    const std::mt19937_64& random() const { return *random_; }
     /// The generator, for writing (drawing numbers changes its state, which snapshots keep).
     /// \throws Layer_error when it is already locked.
     Random_lock lock_random();

@@ -1,2 +1,692 @@
 // SPDX-License-Identifier: MIT
+// Writing and reading the world file. Layout (docs/file-format.md): a 32-byte header, a table
+// of 40-byte section entries, then the sections. Every number is little-endian.
 #include "orbis/io/world_file.hpp"
+
+#include "orbis/core/mesh_arrays.hpp"
+#include "orbis/io/crc32c.hpp"
+#include "orbis/io/file_error.hpp"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <sstream>
+
+namespace orbis::io {
+
+static_assert(std::endian::native == std::endian::little,
+              "the world file is little-endian and written from memory as it is");
+
+namespace {
+
+using Bytes = std::vector<std::byte>;
+using Piece = std::span<const std::byte>;
+
+constexpr char magic[8] = {'O', 'R', 'B', 'I', 'S', 'W', 'L', 'D'};
+constexpr std::size_t header_bytes = 32;
+constexpr std::size_t entry_bytes = 40;
+
+enum class Kind : std::uint32_t { mesh = 1, layer = 2, dict = 3, random = 4 };
+enum class Compression : std::uint32_t { none = 0, zstd = 1 };
+
+constexpr int max_dict_depth = 64;
+constexpr std::size_t max_random_text = 64 * 1024;
+
+std::string kind_name(Kind k) {
+    switch (k) {
+    case Kind::mesh:
+        return "mesh";
+    case Kind::layer:
+        return "layer";
+    case Kind::dict:
+        return "dict";
+    case Kind::random:
+        return "random";
+    }
+    return "unknown";
+}
+
+template <class T>
+Piece as_bytes_of(const std::vector<T>& v) {
+    return std::as_bytes(std::span<const T>(v));
+}
+
+// ---- writing ------------------------------------------------------------------------------
+
+// Bytes built for a section (headers, small sections), appended little-endian.
+struct Builder {
+    Bytes bytes;
+    template <class T>
+    void put(const T& value) {
+        const auto* p = reinterpret_cast<const std::byte*>(&value);
+        bytes.insert(bytes.end(), p, p + sizeof(T));
+    }
+    void put_string(std::string_view s) {
+        put(static_cast<std::uint32_t>(s.size()));
+        const auto* p = reinterpret_cast<const std::byte*>(s.data());
+        bytes.insert(bytes.end(), p, p + s.size());
+    }
+};
+
+// A section: owned bytes plus pieces that point into the World (layer chunks) or into
+// `owned`, written in order.
+struct Section {
+    Kind kind;
+    std::string name;
+    std::vector<Bytes> owned;
+    std::vector<Piece> pieces;
+    std::uint64_t raw_size() const {
+        std::uint64_t n = 0;
+        for (const auto& p : pieces)
+            n += p.size();
+        return n;
+    }
+    void add(Bytes b) {
+        owned.push_back(std::move(b));
+        pieces.push_back(owned.back());
+    }
+};
+
+Section mesh_section(const Mesh& m) {
+    Section s{Kind::mesh, "", {}, {}};
+    const Mesh_arrays a = mesh_arrays(m);
+    Builder head;
+    for (const auto* v :
+         {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads})
+        head.put(static_cast<std::uint64_t>(v->size()));
+    s.owned.reserve(7);
+    s.add(std::move(head.bytes));
+    for (const auto* v :
+         {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads}) {
+        const Piece p = as_bytes_of(*v);
+        s.add(Bytes(p.begin(), p.end()));
+    }
+    return s;
+}
+
+Section layer_section(const Layer_base& base) {
+    Section s{Kind::layer, base.name(), {}, {}};
+    s.owned.reserve(1);
+    with_value_type(base.value_tag(), [&]<class T>() {
+        with_layer_type(base.type(), [&]<Layer_type Type>() {
+            const auto& layer = dynamic_cast<const Layer<T, Type>&>(base);
+            const auto& info = layer.info();
+            Builder head;
+            head.put_string(base.name());
+            head.put(static_cast<std::uint8_t>(Type));
+            head.put(static_cast<std::uint8_t>(value_type_of<T>));
+            head.put(static_cast<std::uint8_t>(info.validation()));
+            head.put(static_cast<std::uint8_t>(info.mesh_change()));
+            head.put(static_cast<std::uint8_t>(info.interpolation_mode()));
+            head.put(info.initial_value());
+            head.put(info.min_value());
+            head.put(info.max_value());
+            head.put(static_cast<std::uint64_t>(layer.size()));
+            s.add(std::move(head.bytes));
+            for (std::size_t c = 0; c < layer.chunk_count(); ++c)
+                s.pieces.push_back(std::as_bytes(layer.chunk(c)));
+        });
+    });
+    return s;
+}
+
+void put_dict_value(Builder& b, const Dict_value& v);
+
+void put_dict(Builder& b, const Dict& d) {
+    b.put(static_cast<std::uint32_t>(d.size()));
+    for (const auto& e : d.entries()) {
+        b.put_string(e.key);
+        put_dict_value(b, e.value);
+    }
+}
+
+void put_dict_value(Builder& b, const Dict_value& v) {
+    const auto& st = v.storage();
+    b.put(static_cast<std::uint8_t>(st.index()));
+    if (const bool* x = std::get_if<bool>(&st)) b.put(static_cast<std::uint8_t>(*x));
+    if (const std::int64_t* x = std::get_if<std::int64_t>(&st)) b.put(*x);
+    if (const double* x = std::get_if<double>(&st)) b.put(*x);
+    if (const std::string* x = std::get_if<std::string>(&st)) b.put_string(*x);
+    if (const glm::dvec3* x = std::get_if<glm::dvec3>(&st)) b.put(*x);
+    if (const Dict_array* x = std::get_if<Dict_array>(&st)) {
+        b.put(static_cast<std::uint32_t>(x->size()));
+        for (const auto& item : *x)
+            put_dict_value(b, item);
+    }
+    if (const Dict* x = std::get_if<Dict>(&st)) put_dict(b, *x);
+}
+
+Section dict_section(const std::string& name, const Dict& d) {
+    Section s{Kind::dict, name, {}, {}};
+    Builder b;
+    b.put_string(name);
+    put_dict(b, d);
+    s.add(std::move(b.bytes));
+    return s;
+}
+
+Section random_section(const std::mt19937_64& engine) {
+    Section s{Kind::random, "", {}, {}};
+    std::ostringstream text;
+    text << engine;
+    Builder b;
+    b.put_string(text.str());
+    s.add(std::move(b.bytes));
+    return s;
+}
+
+std::vector<Section> sections_of(const World& world) {
+    std::vector<Section> sections;
+    sections.push_back(mesh_section(world.mesh()));
+    for (const auto& name : world.layer_names()) {
+        if (const Layer_base* layer = world.find_layer(name))
+            sections.push_back(layer_section(*layer));
+        else if (const Dict* dict = world.layer(name))
+            sections.push_back(dict_section(name, *dict));
+    }
+    sections.push_back(random_section(world.random()));
+    return sections;
+}
+
+// The whole file as pieces: header, table, then each section (compressed into `owned` when
+// asked). `owned` keeps the bytes the pieces point to alive.
+std::vector<Piece> file_pieces(const World& world, const World_save_options& options,
+                               std::vector<Section>& sections, std::vector<Bytes>& owned) {
+    sections = sections_of(world);
+    struct Entry {
+        Kind kind;
+        Compression compression;
+        std::uint64_t offset, stored, raw;
+        std::uint32_t crc;
+    };
+    std::vector<Entry> entries;
+    std::vector<Piece> data;
+    owned.reserve(sections.size() + 2);
+    std::uint64_t offset = header_bytes + entry_bytes * sections.size();
+    for (auto& s : sections) {
+        Entry e{s.kind, Compression::none, offset, 0, s.raw_size(), 0};
+        if (options.compress && e.raw >= 64) {
+            Bytes raw;
+            raw.reserve(e.raw);
+            for (const auto& p : s.pieces)
+                raw.insert(raw.end(), p.begin(), p.end());
+            Bytes packed(ZSTD_compressBound(raw.size()));
+            const std::size_t n =
+                ZSTD_compress(packed.data(), packed.size(), raw.data(), raw.size(), options.level);
+            if (ZSTD_isError(n))
+                throw File_error("<memory>", kind_name(s.kind) + " " + s.name,
+                                 std::string("cannot compress: ") + ZSTD_getErrorName(n));
+            packed.resize(n);
+            owned.push_back(std::move(packed));
+            data.push_back(owned.back());
+            e.compression = Compression::zstd;
+            e.stored = n;
+            e.crc = crc32c(owned.back());
+        } else {
+            for (const auto& p : s.pieces) {
+                data.push_back(p);
+                e.crc = crc32c(p, e.crc);
+            }
+            e.stored = e.raw;
+        }
+        offset += e.stored;
+        entries.push_back(e);
+    }
+    Builder table;
+    for (const auto& e : entries) {
+        table.put(static_cast<std::uint32_t>(e.kind));
+        table.put(static_cast<std::uint32_t>(e.compression));
+        table.put(e.offset);
+        table.put(e.stored);
+        table.put(e.raw);
+        table.put(e.crc);
+        table.put(std::uint32_t{0});
+    }
+    Builder header;
+    header.bytes.insert(header.bytes.end(), reinterpret_cast<const std::byte*>(magic),
+                        reinterpret_cast<const std::byte*>(magic) + 8);
+    header.put(world_format_version);
+    header.put(std::uint32_t{0}); // flags
+    header.put(static_cast<std::uint32_t>(entries.size()));
+    header.put(crc32c(table.bytes));
+    header.put(offset); // the file's size
+    owned.push_back(std::move(header.bytes));
+    std::vector<Piece> pieces{owned.back()};
+    owned.push_back(std::move(table.bytes));
+    pieces.push_back(owned.back());
+    pieces.insert(pieces.end(), data.begin(), data.end());
+    return pieces;
+}
+
+// ---- reading ------------------------------------------------------------------------------
+
+// Reads little-endian values from a span; every read is bounds-checked and a failure names
+// the file and part.
+class Reader {
+public:
+    Reader(Piece bytes, const std::filesystem::path& file, std::string part)
+        : bytes_(bytes)
+        , file_(file)
+        , part_(std::move(part)) {}
+
+    [[noreturn]] void fail(const std::string& problem) const {
+        throw File_error(file_, part_, problem);
+    }
+    std::size_t left() const { return bytes_.size() - pos_; }
+    Piece take(std::size_t n, const char* what) {
+        if (n > left())
+            fail(std::string("truncated: ") + what + " needs " + std::to_string(n) + " bytes, " +
+                 std::to_string(left()) + " left");
+        const Piece p = bytes_.subspan(pos_, n);
+        pos_ += n;
+        return p;
+    }
+    template <class T>
+    T get(const char* what) {
+        T value;
+        std::memcpy(&value, take(sizeof(T), what).data(), sizeof(T));
+        return value;
+    }
+    std::string get_string(const char* what) {
+        const auto n = get<std::uint32_t>(what);
+        const Piece p = take(n, what);
+        return std::string(reinterpret_cast<const char*>(p.data()), p.size());
+    }
+    // A count of items of at least `item_bytes` each, checked against what is left so that a
+    // forged count cannot make the reader allocate more than the file holds.
+    std::size_t get_count(std::uint64_t count, std::size_t item_bytes, const char* what) {
+        if (item_bytes > 0 && count > left() / item_bytes)
+            fail(std::string(what) + ": " + std::to_string(count) + " items of " +
+                 std::to_string(item_bytes) + " bytes do not fit in the " + std::to_string(left()) +
+                 " bytes left");
+        return static_cast<std::size_t>(count);
+    }
+    void expect_end() const {
+        if (left() != 0) fail(std::to_string(left()) + " unexpected bytes after the end");
+    }
+    const std::string& part() const { return part_; }
+
+private:
+    Piece bytes_;
+    std::size_t pos_ = 0;
+    const std::filesystem::path& file_;
+    std::string part_;
+};
+
+struct Table_entry {
+    Kind kind;
+    Compression compression;
+    std::uint64_t offset, stored, raw;
+    std::uint32_t crc;
+};
+
+struct Parsed_header {
+    std::uint32_t version;
+    std::uint64_t file_bytes;
+    std::vector<Table_entry> entries;
+};
+
+Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
+    Reader r(file, name, "header");
+    if (file.empty()) r.fail("the file is empty");
+    if (file.size() < 8 || std::memcmp(file.data(), magic, 8) != 0)
+        r.fail("not an Orbis world file (the first bytes are not \"ORBISWLD\")");
+    if (file.size() < header_bytes)
+        r.fail("truncated: " + std::to_string(file.size()) + " bytes, the header alone has " +
+               std::to_string(header_bytes));
+    (void)r.take(8, "magic");
+    Parsed_header h;
+    h.version = r.get<std::uint32_t>("version");
+    if (h.version == 0) r.fail("format version 0 does not exist");
+    if (h.version > world_format_version)
+        r.fail("the file needs format version " + std::to_string(h.version) +
+               "; this Orbis reads versions up to " + std::to_string(world_format_version) +
+               " (update Orbis to open it)");
+    if (const auto flags = r.get<std::uint32_t>("flags"); flags != 0)
+        r.fail("unknown flags " + std::to_string(flags));
+    const auto count = r.get<std::uint32_t>("section count");
+    const auto table_crc = r.get<std::uint32_t>("table checksum");
+    h.file_bytes = r.get<std::uint64_t>("file size");
+    if (h.file_bytes != file.size())
+        r.fail("the header says " + std::to_string(h.file_bytes) + " bytes, the file has " +
+               std::to_string(file.size()) +
+               (file.size() < h.file_bytes ? " (truncated)" : " (trailing bytes)"));
+    Reader t(file.subspan(header_bytes), name, "section table");
+    const Piece table =
+        t.take(t.get_count(count, entry_bytes, "section count") * entry_bytes, "section table");
+    if (crc32c(table) != table_crc) t.fail("checksum mismatch (the table is damaged)");
+    Reader e(table, name, "section table");
+    const std::uint64_t data_start = header_bytes + table.size();
+    std::uint64_t expected_offset = data_start;
+    for (std::uint32_t i = 0; i < count; ++i) {
+        Table_entry x;
+        const auto kind = e.get<std::uint32_t>("kind");
+        if (kind < 1 || kind > 4)
+            e.fail("section " + std::to_string(i) + " has unknown kind " + std::to_string(kind));
+        x.kind = static_cast<Kind>(kind);
+        const auto compression = e.get<std::uint32_t>("compression");
+        if (compression > 1)
+            e.fail("section " + std::to_string(i) + " has unknown compression " +
+                   std::to_string(compression));
+        x.compression = static_cast<Compression>(compression);
+        x.offset = e.get<std::uint64_t>("offset");
+        x.stored = e.get<std::uint64_t>("stored size");
+        x.raw = e.get<std::uint64_t>("raw size");
+        x.crc = e.get<std::uint32_t>("checksum");
+        (void)e.get<std::uint32_t>("reserved");
+        // Sections follow each other without gaps, so every offset is known in advance.
+        if (x.offset != expected_offset || x.stored > file.size() - x.offset)
+            e.fail("section " + std::to_string(i) + " (" + kind_name(x.kind) +
+                   ") lies outside the file or overlaps another");
+        if (x.compression == Compression::none && x.raw != x.stored)
+            e.fail("section " + std::to_string(i) + " is uncompressed but its sizes differ");
+        expected_offset += x.stored;
+        h.entries.push_back(x);
+    }
+    if (expected_offset != file.size())
+        e.fail(std::to_string(file.size() - expected_offset) +
+               " bytes after the last section belong to no section");
+    return h;
+}
+
+// The section's bytes, checksum verified and decompressed into `buffer` when needed.
+Piece section_bytes(Piece file, const Table_entry& x, const std::filesystem::path& name,
+                    const std::string& part, Bytes& buffer) {
+    const Piece stored = file.subspan(x.offset, x.stored);
+    if (crc32c(stored) != x.crc) throw File_error(name, part, "checksum mismatch (damaged)");
+    if (x.compression == Compression::none) return stored;
+    // Decompress in steps, so that a forged raw size costs no more memory than the data
+    // really decompresses to.
+    ZSTD_DCtx* context = ZSTD_createDCtx();
+    if (!context) throw File_error(name, part, "out of memory for decompression");
+    struct Free {
+        ZSTD_DCtx* c;
+        ~Free() { ZSTD_freeDCtx(c); }
+    } free_context{context};
+    buffer.clear();
+    std::size_t capacity = static_cast<std::size_t>(
+        std::min<std::uint64_t>(x.raw, std::uint64_t{16} * x.stored + (1u << 20)));
+    buffer.resize(capacity);
+    ZSTD_inBuffer in{stored.data(), stored.size(), 0};
+    ZSTD_outBuffer out{buffer.data(), buffer.size(), 0};
+    for (;;) {
+        const std::size_t r = ZSTD_decompressStream(context, &out, &in);
+        if (ZSTD_isError(r))
+            throw File_error(name, part, std::string("cannot decompress: ") + ZSTD_getErrorName(r));
+        if (r == 0) break; // frame complete
+        if (out.pos == out.size) {
+            if (out.size >= x.raw)
+                throw File_error(name, part,
+                                 "decompresses to more than its stated " + std::to_string(x.raw) +
+                                     " bytes");
+            capacity = static_cast<std::size_t>(std::min<std::uint64_t>(x.raw, 2 * out.size));
+            buffer.resize(capacity);
+            out.dst = buffer.data();
+            out.size = buffer.size();
+        } else if (in.pos == in.size) {
+            throw File_error(name, part, "truncated compressed data");
+        }
+    }
+    if (in.pos != in.size) throw File_error(name, part, "bytes after the compressed data");
+    if (out.pos != x.raw)
+        throw File_error(name, part,
+                         "decompresses to " + std::to_string(out.pos) + " bytes, not the stated " +
+                             std::to_string(x.raw));
+    buffer.resize(out.pos);
+    return buffer;
+}
+
+std::vector<std::uint32_t> get_words(Reader& r, std::uint64_t count, const char* what) {
+    const std::size_t n = r.get_count(count, 4, what);
+    std::vector<std::uint32_t> words(n);
+    std::memcpy(words.data(), r.take(n * 4, what).data(), n * 4);
+    return words;
+}
+
+Mesh read_mesh(Reader r) {
+    std::uint64_t counts[6];
+    for (auto& c : counts)
+        c = r.get<std::uint64_t>("array sizes");
+    Mesh_arrays a;
+    a.vertex_edge = get_words(r, counts[0], "vertex array");
+    a.face_edge = get_words(r, counts[1], "face array");
+    a.quads = get_words(r, counts[2], "quad-edge array");
+    a.free_vertices = get_words(r, counts[3], "free vertex list");
+    a.free_faces = get_words(r, counts[4], "free face list");
+    a.free_quads = get_words(r, counts[5], "free edge list");
+    r.expect_end();
+    try {
+        return mesh_from_arrays(a);
+    } catch (const std::invalid_argument& x) {
+        r.fail(x.what());
+    }
+}
+
+template <class E>
+E get_enum(Reader& r, int count, const char* what) {
+    const auto v = r.get<std::uint8_t>(what);
+    if (v >= count) r.fail(std::string("unknown ") + what + " " + std::to_string(v));
+    return static_cast<E>(v);
+}
+
+template <class T>
+T get_value(Reader& r, const char* what) {
+    if constexpr (std::is_same_v<T, bool>) {
+        const auto b = r.get<std::uint8_t>(what);
+        if (b > 1) r.fail(std::string(what) + " is not a bool (" + std::to_string(b) + ")");
+        return b != 0;
+    } else {
+        return r.get<T>(what);
+    }
+}
+
+void read_layer(Reader r, World& world) {
+    const std::string name = r.get_string("name");
+    if (name.empty()) r.fail("a layer without a name");
+    const auto names = world.layer_names();
+    if (std::find(names.begin(), names.end(), name) != names.end())
+        r.fail("a second layer named '" + name + "'");
+    const auto type = get_enum<Layer_type>(r, 6, "layer type");
+    const auto value = get_enum<Value_type>(r, 12, "value type");
+    const auto validation = get_enum<Validation>(r, 2, "validation mode");
+    const auto change = get_enum<On_mesh_change>(r, 4, "on_mesh_change mode");
+    const auto interpolation = get_enum<Interpolation>(r, 12, "interpolation mode");
+    with_value_type(value, [&]<class T>() {
+        with_layer_type(type, [&]<Layer_type Type>() {
+            const T initial = get_value<T>(r, "initial value");
+            const T low = get_value<T>(r, "minimum");
+            const T high = get_value<T>(r, "maximum");
+            const auto info = Layer_info<T, Type>(name)
+                                  .initial(initial)
+                                  .min(low)
+                                  .max(high)
+                                  .validate(validation)
+                                  .on_mesh_change(change)
+                                  .interpolation(interpolation);
+            const auto slots = r.get<std::uint64_t>("slot count");
+            const auto expected = Layer<T, Type>::slot_count(world.mesh());
+            if (slots != expected)
+                r.fail("has " + std::to_string(slots) + " values, the mesh has " +
+                       std::to_string(expected) + " " + std::string(layer_type_name(Type)) +
+                       " slots");
+            const Piece values =
+                r.take(r.get_count(slots, sizeof(T), "values") * sizeof(T), "values");
+            r.expect_end();
+            if constexpr (std::is_same_v<T, bool>) {
+                for (const std::byte b : values)
+                    if (static_cast<unsigned>(b) > 1) r.fail("a bool value that is not 0 or 1");
+            }
+            try {
+                auto [lock] = world.lock_layer(info);
+                std::size_t done = 0;
+                for (std::size_t c = 0; c < lock->chunk_count(); ++c) {
+                    const std::span<T> out = lock.chunk(c);
+                    std::memcpy(static_cast<void*>(out.data()), values.data() + done,
+                                out.size_bytes());
+                    done += out.size_bytes();
+                }
+                lock.release(); // range validation, if the layer asks for it
+            } catch (const Layer_error& x) {
+                r.fail(x.what());
+            }
+        });
+    });
+}
+
+Dict_value get_dict_value(Reader& r, int depth);
+
+Dict get_dict(Reader& r, int depth) {
+    if (depth > max_dict_depth)
+        r.fail("dicts nested deeper than " + std::to_string(max_dict_depth));
+    Dict d;
+    const std::size_t n = r.get_count(r.get<std::uint32_t>("entry count"), 5, "dict entries");
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string key = r.get_string("key");
+        if (d.contains(key)) r.fail("key '" + key + "' appears twice");
+        d.set(key, get_dict_value(r, depth + 1));
+    }
+    return d;
+}
+
+Dict_value get_dict_value(Reader& r, int depth) {
+    if (depth > max_dict_depth)
+        r.fail("dict values nested deeper than " + std::to_string(max_dict_depth));
+    switch (r.get<std::uint8_t>("value kind")) {
+    case 0:
+        return {};
+    case 1:
+        return get_value<bool>(r, "bool");
+    case 2:
+        return r.get<std::int64_t>("int");
+    case 3:
+        return r.get<double>("double");
+    case 4:
+        return r.get_string("string");
+    case 5:
+        return r.get<glm::dvec3>("vec3");
+    case 6: {
+        Dict_array items;
+        const std::size_t n = r.get_count(r.get<std::uint32_t>("array size"), 1, "array");
+        items.reserve(n);
+        for (std::size_t i = 0; i < n; ++i)
+            items.push_back(get_dict_value(r, depth + 1));
+        return items;
+    }
+    case 7:
+        return get_dict(r, depth + 1);
+    default:
+        r.fail("unknown dict value kind");
+    }
+}
+
+void read_dict(Reader r, World& world) {
+    const std::string name = r.get_string("name");
+    if (name.empty()) r.fail("a dict without a name");
+    const auto names = world.layer_names();
+    if (std::find(names.begin(), names.end(), name) != names.end())
+        r.fail("a second layer named '" + name + "'");
+    Dict d = get_dict(r, 0);
+    r.expect_end();
+    *world.lock_layer(name) = std::move(d);
+}
+
+void read_random(Reader r, World& world) {
+    const auto n = r.get<std::uint32_t>("state length");
+    if (n > max_random_text) r.fail("state longer than " + std::to_string(max_random_text));
+    const Piece text = r.take(n, "state");
+    r.expect_end();
+    std::istringstream in(std::string(reinterpret_cast<const char*>(text.data()), text.size()));
+    std::mt19937_64 engine;
+    in >> engine;
+    if (!in) r.fail("not a mt19937_64 state");
+    in >> std::ws;
+    if (!in.eof()) r.fail("text after the generator state");
+    *world.lock_random() = engine;
+}
+
+} // namespace
+
+std::vector<std::byte> write_world(const World& world, const World_save_options& options) {
+    const World snapshot = world; // refuses a World with a lock open (a half-written state)
+    std::vector<Section> sections;
+    std::vector<Bytes> owned;
+    const auto pieces = file_pieces(snapshot, options, sections, owned);
+    Bytes out;
+    for (const auto& p : pieces)
+        out.insert(out.end(), p.begin(), p.end());
+    return out;
+}
+
+void save_world(const World& world, const std::filesystem::path& path,
+                const World_save_options& options) {
+    const World snapshot = world; // refuses a World with a lock open (a half-written state)
+    std::vector<Section> sections;
+    std::vector<Bytes> owned;
+    const auto pieces = file_pieces(snapshot, options, sections, owned);
+    write_file_atomically(path, pieces, options.sync);
+}
+
+World read_world(std::span<const std::byte> file, const std::filesystem::path& name) {
+    const Parsed_header h = parse_header(file, name);
+    if (h.entries.empty() || h.entries.front().kind != Kind::mesh)
+        throw File_error(name, "section table", "the first section must be the mesh");
+    World world;
+    Bytes buffer;
+    bool random_seen = false;
+    for (std::size_t i = 0; i < h.entries.size(); ++i) {
+        const auto& x = h.entries[i];
+        const std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
+        const Piece bytes = section_bytes(file, x, name, part, buffer);
+        const Reader r(bytes, name, part);
+        switch (x.kind) {
+        case Kind::mesh:
+            if (i != 0) r.fail("a second mesh");
+            world.lock_mesh().assign(read_mesh(r));
+            break;
+        case Kind::layer:
+            read_layer(Reader(bytes, name, part), world);
+            break;
+        case Kind::dict:
+            read_dict(Reader(bytes, name, part), world);
+            break;
+        case Kind::random:
+            if (random_seen) r.fail("a second random generator");
+            random_seen = true;
+            read_random(Reader(bytes, name, part), world);
+            break;
+        }
+    }
+    if (!random_seen) throw File_error(name, "section table", "no random generator section");
+    return world;
+}
+
+World load_world(const std::filesystem::path& path) {
+    const Bytes bytes = read_file(path);
+    return read_world(bytes, path);
+}
+
+World_file_info inspect_world(const std::filesystem::path& path) {
+    const Bytes file = read_file(path);
+    const Parsed_header h = parse_header(file, path);
+    World_file_info info{h.version, h.file_bytes, {}};
+    Bytes buffer;
+    for (std::size_t i = 0; i < h.entries.size(); ++i) {
+        const auto& x = h.entries[i];
+        const std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
+        World_file_section s{kind_name(x.kind), "", x.stored, x.raw,
+                             x.compression == Compression::zstd};
+        const Piece bytes = section_bytes(file, x, path, part, buffer);
+        if (x.kind == Kind::layer || x.kind == Kind::dict) {
+            Reader r(bytes, path, part);
+            s.name = r.get_string("name");
+        }
+        info.sections.push_back(std::move(s));
+    }
+    return info;
+}
+
+} // namespace orbis::io

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The native world file (.orbis): everything in a World, checked on load (docs/file-format.md).
+// The native world file (.orbis): everything in a World, so that save -> load gives an equal
+// World, and nothing trusted on load before it is checked. The format is in
+// docs/file-format.md.
 #pragma once
 
 #include "orbis/core/world.hpp"
@@ -16,5 +18,49 @@ namespace orbis::io {
 
 /// The format version this library writes, and the newest it reads.
 inline constexpr std::uint32_t world_format_version = 1;
+
+/// Options for save_world.
+struct World_save_options {
+    bool compress = false;  ///< zstd-compress each section (smaller, slower)
+    int level = 1;          ///< zstd level when compressing (1 = fastest)
+    Sync sync = Sync::full; ///< see write_file_atomically
+};
+
+/// One section of a world file as its table describes it.
+struct World_file_section {
+    std::string kind;             ///< "mesh", "layer", "dict" or "random"
+    std::string name;             ///< the layer's or dict's name; empty for the others
+    std::uint64_t stored_bytes{}; ///< bytes in the file
+    std::uint64_t raw_bytes{};    ///< bytes after decompression
+    bool compressed = false;      ///< zstd
+};
+
+/// What a world file holds, read from its header and table (checksums verified).
+struct World_file_info {
+    std::uint32_t version{};                  ///< format version
+    std::uint64_t file_bytes{};               ///< file size
+    std::vector<World_file_section> sections; ///< in file order
+};
+
+/// Writes `world` to `path` atomically (the old file survives any failure).
+/// \throws File_error; Layer_error when a lock is open.
+void save_world(const World& world, const std::filesystem::path& path,
+                const World_save_options& options = {});
+
+/// The bytes save_world writes.
+std::vector<std::byte> write_world(const World& world, const World_save_options& options = {});
+
+/// Reads a world file, checking everything before trusting it: magic, version, sizes against
+/// the file's length, checksums, every id, the mesh's invariants, layer sizes against the
+/// mesh, settings against the value types. \throws File_error naming the file, the section
+/// and the problem; a newer format version is refused naming the version the file needs.
+World load_world(const std::filesystem::path& path);
+
+/// load_world on bytes in memory; `name` stands for the file in messages.
+World read_world(std::span<const std::byte> bytes, const std::filesystem::path& name = "<memory>");
+
+/// The header and section table of a world file (checksums of the table and every section
+/// verified, contents not parsed). \throws File_error.
+World_file_info inspect_world(const std::filesystem::path& path);
 
 } // namespace orbis::io

@@ -18,11 +18,14 @@ namespace orbis {
 
 class Mesh;
 struct Mesh_arrays;
+struct Mesh_arrays_view;
 /// The stored arrays of `m` (see Mesh_arrays). O(size).
 Mesh_arrays mesh_arrays(const Mesh& m);
 /// A mesh from stored arrays; every id is range-checked and the result validate()d.
 /// \throws std::invalid_argument saying what is wrong; never returns an invalid mesh.
 Mesh mesh_from_arrays(const Mesh_arrays& arrays);
+/// mesh_from_arrays on raw bytes (see Mesh_arrays_view).
+Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
 
 /// A manifold triangle mesh and its dual, stored as quad-edges.
 ///
@@ -173,7 +176,7 @@ private:
     friend class Edge;
     friend struct Mesh_builder;
     friend Mesh_arrays mesh_arrays(const Mesh& m);
-    friend Mesh mesh_from_arrays(const Mesh_arrays& arrays);
+    friend Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
 
     // A deleted vertex's edge; never a real edge because a mesh has fewer than 2^30 quad-edges.
     static constexpr Edge deleted_edge{0xFFFF'FFFEu};

@@ -1,80 +1,87 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/core/mesh_arrays.hpp"
 
+#include <cstring>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace orbis {
 
 namespace {
 
-template <class T, std::size_t Bits, class Word>
-void to_words(const Chunked_array<T, Bits>& in, std::vector<std::uint32_t>& out, Word word) {
-    out.resize(in.size());
-    for (std::size_t i = 0; i < in.size(); ++i)
-        out[i] = word(in[i]);
+// Ids and quad-edge records are plain 32-bit words in memory, so arrays copy chunk by chunk.
+template <class T, std::size_t Bits>
+void to_words(const Chunked_array<T, Bits>& in, std::vector<std::uint32_t>& out) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) % 4 == 0);
+    constexpr std::size_t words = sizeof(T) / 4;
+    out.resize(in.size() * words);
+    for (std::size_t c = 0; c < in.chunk_count(); ++c) {
+        const std::size_t first = c * in.chunk_size;
+        const std::size_t n = std::min(in.chunk_size, in.size() - first);
+        std::memcpy(out.data() + first * words, in.chunk_data(c), n * sizeof(T));
+    }
+}
+
+template <class T, std::size_t Bits>
+void from_bytes(std::span<const std::byte> in, Chunked_array<T, Bits>& out, const char* what) {
+    if (in.size() % sizeof(T) != 0)
+        throw std::invalid_argument(std::string(what) + " is not a whole number of entries");
+    const std::size_t count = in.size() / sizeof(T);
+    out.resize(count);
+    for (std::size_t c = 0; c < out.chunk_count(); ++c) {
+        const std::size_t first = c * out.chunk_size;
+        const std::size_t n = std::min(out.chunk_size, count - first);
+        std::memcpy(static_cast<void*>(out.mut_chunk(c)), in.data() + first * sizeof(T),
+                    n * sizeof(T));
+    }
+}
+
+template <class T>
+std::span<const std::byte> bytes_of(const std::vector<T>& v) {
+    return std::as_bytes(std::span<const T>(v));
 }
 
 } // namespace
 
 Mesh_arrays mesh_arrays(const Mesh& m) {
+    static_assert(sizeof(Mesh::Quad_record) == 4 * mesh_words_per_quad);
     Mesh_arrays a;
-    to_words(m.vertex_edge_, a.vertex_edge, [](Edge e) { return e.mask(); });
-    to_words(m.face_edge_, a.face_edge, [](Edge e) { return e.mask(); });
-    to_words(m.free_vertices_, a.free_vertices, [](Vertex v) { return v.index(); });
-    to_words(m.free_faces_, a.free_faces, [](Face f) { return f.index(); });
-    to_words(m.free_quads_, a.free_quads, [](std::uint32_t q) { return q; });
-    a.quads.resize(m.quads_.size() * mesh_words_per_quad);
-    for (std::size_t q = 0; q < m.quads_.size(); ++q) {
-        const auto& r = m.quads_[q];
-        std::uint32_t* w = a.quads.data() + q * mesh_words_per_quad;
-        w[0] = r.next[0].mask();
-        w[1] = r.next[1].mask();
-        w[2] = r.prev[0].mask();
-        w[3] = r.prev[1].mask();
-        w[4] = r.origin[0].index();
-        w[5] = r.origin[1].index();
-        w[6] = r.left[0].index();
-        w[7] = r.left[1].index();
-    }
+    to_words(m.vertex_edge_, a.vertex_edge);
+    to_words(m.face_edge_, a.face_edge);
+    to_words(m.quads_, a.quads);
+    to_words(m.free_vertices_, a.free_vertices);
+    to_words(m.free_faces_, a.free_faces);
+    to_words(m.free_quads_, a.free_quads);
     return a;
 }
 
 Mesh mesh_from_arrays(const Mesh_arrays& a) {
-    if (a.quads.size() % mesh_words_per_quad != 0)
+    return mesh_from_arrays(Mesh_arrays_view{bytes_of(a.vertex_edge), bytes_of(a.face_edge),
+                                             bytes_of(a.quads), bytes_of(a.free_vertices),
+                                             bytes_of(a.free_faces), bytes_of(a.free_quads)});
+}
+
+Mesh mesh_from_arrays(const Mesh_arrays_view& a) {
+    if (a.quads.size() % sizeof(Mesh::Quad_record) != 0)
         throw std::invalid_argument("the quad-edge array is not a whole number of records");
-    const std::size_t quads = a.quads.size() / mesh_words_per_quad;
-    if (quads >= (std::size_t{1} << 30))
+    if (a.quads.size() / sizeof(Mesh::Quad_record) >= (std::size_t{1} << 30))
         throw std::invalid_argument("more quad-edges than a mesh can hold (2^30)");
-    if (a.vertex_edge.size() > UINT32_MAX - 1 || a.face_edge.size() > UINT32_MAX - 1)
+    if (a.vertex_edge.size() / 4 >= UINT32_MAX || a.face_edge.size() / 4 >= UINT32_MAX)
         throw std::invalid_argument("more vertices or faces than 32-bit ids can name");
     Mesh m;
-    m.vertex_edge_.resize(a.vertex_edge.size());
-    for (std::size_t i = 0; i < a.vertex_edge.size(); ++i) {
-        m.vertex_edge_.set(i, Edge{a.vertex_edge[i]});
-        m.vertex_count_ += a.vertex_edge[i] != Mesh::deleted_edge.mask();
-    }
-    m.face_edge_.resize(a.face_edge.size());
-    for (std::size_t i = 0; i < a.face_edge.size(); ++i) {
-        m.face_edge_.set(i, Edge{a.face_edge[i]});
-        m.face_count_ += a.face_edge[i] != no_edge.mask();
-    }
-    m.quads_.resize(quads);
-    for (std::size_t q = 0; q < quads; ++q) {
-        const std::uint32_t* w = a.quads.data() + q * mesh_words_per_quad;
-        auto& r = m.quads_.mut(q);
-        r.next = {Edge{w[0]}, Edge{w[1]}};
-        r.prev = {Edge{w[2]}, Edge{w[3]}};
-        r.origin = {Vertex{w[4]}, Vertex{w[5]}};
-        r.left = {Face{w[6]}, Face{w[7]}};
-        m.quad_count_ += r.origin[0].valid();
-    }
-    for (const std::uint32_t v : a.free_vertices)
-        m.free_vertices_.push_back(Vertex{v});
-    for (const std::uint32_t f : a.free_faces)
-        m.free_faces_.push_back(Face{f});
-    for (const std::uint32_t q : a.free_quads)
-        m.free_quads_.push_back(q);
+    from_bytes(a.vertex_edge, m.vertex_edge_, "the vertex array");
+    from_bytes(a.face_edge, m.face_edge_, "the face array");
+    from_bytes(a.quads, m.quads_, "the quad-edge array");
+    from_bytes(a.free_vertices, m.free_vertices_, "the free vertex list");
+    from_bytes(a.free_faces, m.free_faces_, "the free face list");
+    from_bytes(a.free_quads, m.free_quads_, "the free edge list");
+    for (std::uint32_t i = 0; i < m.vertex_edge_.size(); ++i)
+        m.vertex_count_ += m.vertex_edge_[i] != Mesh::deleted_edge;
+    for (std::uint32_t i = 0; i < m.face_edge_.size(); ++i)
+        m.face_count_ += m.face_edge_[i].valid();
+    for (std::uint32_t q = 0; q < m.quads_.size(); ++q)
+        m.quad_count_ += m.quads_[q].origin[0].valid();
     // validate() reads only ids it has range-checked (see mesh_validate.cpp), so it is safe on
     // arbitrary words and rejects everything that is not a mesh.
     if (auto problem = m.validate()) throw std::invalid_argument("not a valid mesh: " + *problem);

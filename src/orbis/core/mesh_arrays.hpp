@@ -5,7 +5,9 @@
 
 #include "orbis/core/mesh.hpp"
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace orbis {
@@ -31,6 +33,21 @@ struct Mesh_arrays {
     /// Same words.
     friend bool operator==(const Mesh_arrays&, const Mesh_arrays&) = default;
 };
+
+/// The same arrays as raw little-endian bytes in someone else's memory (a file being loaded),
+/// each a whole number of 32-bit words; no alignment needed.
+struct Mesh_arrays_view {
+    std::span<const std::byte> vertex_edge;   ///< as Mesh_arrays::vertex_edge
+    std::span<const std::byte> face_edge;     ///< as Mesh_arrays::face_edge
+    std::span<const std::byte> quads;         ///< as Mesh_arrays::quads
+    std::span<const std::byte> free_vertices; ///< as Mesh_arrays::free_vertices
+    std::span<const std::byte> free_faces;    ///< as Mesh_arrays::free_faces
+    std::span<const std::byte> free_quads;    ///< as Mesh_arrays::free_quads
+};
+
+/// mesh_from_arrays on bytes: the same checks, one copy less.
+/// \throws std::invalid_argument as mesh_from_arrays.
+Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
 
 /// Words per quad-edge in Mesh_arrays::quads.
 inline constexpr std::size_t mesh_words_per_quad = 8;

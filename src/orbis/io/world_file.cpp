@@ -13,6 +13,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -91,20 +92,20 @@ struct Section {
     }
 };
 
-Section mesh_section(const Mesh& m) {
+// The mesh's arrays, kept alive by `keep` while the pieces point into them.
+Section mesh_section(const Mesh& m, std::shared_ptr<const Mesh_arrays>& keep) {
     Section s{Kind::mesh, "", {}, {}};
-    const Mesh_arrays a = mesh_arrays(m);
+    keep = std::make_shared<const Mesh_arrays>(mesh_arrays(m));
+    const Mesh_arrays& a = *keep;
     Builder head;
     for (const auto* v :
          {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads})
         head.put(static_cast<std::uint64_t>(v->size()));
-    s.owned.reserve(7);
+    s.owned.reserve(1);
     s.add(std::move(head.bytes));
     for (const auto* v :
-         {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads}) {
-        const Piece p = as_bytes_of(*v);
-        s.add(Bytes(p.begin(), p.end()));
-    }
+         {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads})
+        s.pieces.push_back(as_bytes_of(*v));
     return s;
 }
 
@@ -179,9 +180,9 @@ Section random_section(const std::mt19937_64& engine) {
     return s;
 }
 
-std::vector<Section> sections_of(const World& world) {
+std::vector<Section> sections_of(const World& world, std::shared_ptr<const Mesh_arrays>& keep) {
     std::vector<Section> sections;
-    sections.push_back(mesh_section(world.mesh()));
+    sections.push_back(mesh_section(world.mesh(), keep));
     for (const auto& name : world.layer_names()) {
         if (const Layer_base* layer = world.find_layer(name))
             sections.push_back(layer_section(*layer));
@@ -195,8 +196,9 @@ std::vector<Section> sections_of(const World& world) {
 // The whole file as pieces: header, table, then each section (compressed into `owned` when
 // asked). `owned` keeps the bytes the pieces point to alive.
 std::vector<Piece> file_pieces(const World& world, const World_save_options& options,
-                               std::vector<Section>& sections, std::vector<Bytes>& owned) {
-    sections = sections_of(world);
+                               std::vector<Section>& sections, std::vector<Bytes>& owned,
+                               std::shared_ptr<const Mesh_arrays>& keep) {
+    sections = sections_of(world, keep);
     struct Entry {
         Kind kind;
         Compression compression;
@@ -440,27 +442,19 @@ Piece section_bytes(Piece file, const Table_entry& x, const std::filesystem::pat
     return buffer;
 }
 
-std::vector<std::uint32_t> get_words(Reader& r, std::uint64_t count, const char* what) {
-    const std::size_t n = r.get_count(count, 4, what);
-    std::vector<std::uint32_t> words(n);
-    std::memcpy(words.data(), r.take(n * 4, what).data(), n * 4);
-    return words;
-}
-
 Mesh read_mesh(Reader r) {
     std::uint64_t counts[6];
     for (auto& c : counts)
         c = r.get<std::uint64_t>("array sizes");
-    Mesh_arrays a;
-    a.vertex_edge = get_words(r, counts[0], "vertex array");
-    a.face_edge = get_words(r, counts[1], "face array");
-    a.quads = get_words(r, counts[2], "quad-edge array");
-    a.free_vertices = get_words(r, counts[3], "free vertex list");
-    a.free_faces = get_words(r, counts[4], "free face list");
-    a.free_quads = get_words(r, counts[5], "free edge list");
+    const char* names[6] = {"vertex array",     "face array",     "quad-edge array",
+                            "free vertex list", "free face list", "free edge list"};
+    Piece arrays[6];
+    for (int i = 0; i < 6; ++i)
+        arrays[i] = r.take(r.get_count(counts[i], 4, names[i]) * 4, names[i]);
     r.expect_end();
     try {
-        return mesh_from_arrays(a);
+        return mesh_from_arrays(
+            Mesh_arrays_view{arrays[0], arrays[1], arrays[2], arrays[3], arrays[4], arrays[5]});
     } catch (const std::invalid_argument& x) {
         r.fail(x.what());
     }
@@ -614,7 +608,8 @@ std::vector<std::byte> write_world(const World& world, const World_save_options&
     const World snapshot = world; // refuses a World with a lock open (a half-written state)
     std::vector<Section> sections;
     std::vector<Bytes> owned;
-    const auto pieces = file_pieces(snapshot, options, sections, owned);
+    std::shared_ptr<const Mesh_arrays> keep;
+    const auto pieces = file_pieces(snapshot, options, sections, owned, keep);
     Bytes out;
     for (const auto& p : pieces)
         out.insert(out.end(), p.begin(), p.end());
@@ -626,7 +621,8 @@ void save_world(const World& world, const std::filesystem::path& path,
     const World snapshot = world; // refuses a World with a lock open (a half-written state)
     std::vector<Section> sections;
     std::vector<Bytes> owned;
-    const auto pieces = file_pieces(snapshot, options, sections, owned);
+    std::shared_ptr<const Mesh_arrays> keep;
+    const auto pieces = file_pieces(snapshot, options, sections, owned, keep);
     write_file_atomically(path, pieces, options.sync);
 }
 

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
-// orbis-cli: command-line access to Orbis. For now: generate a Fibonacci sphere and report on it.
+// orbis-cli: command-line access to Orbis: generate a sphere, inspect, validate and convert
+// world files. Exit code 0 on success; otherwise 1 and one line on stderr.
 #include <orbis/core.hpp>
 #include <orbis/gen/fibonacci_sphere.hpp>
 #include <orbis/gen/sphere.hpp>
 #include <orbis/gen/sphere_delaunay.hpp>
+#include <orbis/io/file_error.hpp>
+#include <orbis/io/formats.hpp>
+#include <orbis/io/world_file.hpp>
 
 #include <CLI/CLI.hpp>
 #include <glm/geometric.hpp>
@@ -14,6 +18,7 @@
 #include <cstdio>
 #include <exception>
 #include <iostream>
+#include <string>
 
 namespace {
 
@@ -29,6 +34,7 @@ struct Sphere_options {
     std::uint64_t seed = 1;
     float radius = 1.f;
     bool check_cgal = false;
+    std::string output; // save the world here when set
 };
 
 // Generates the sphere step by step (so each step can be timed) and prints what a user wants to
@@ -103,7 +109,145 @@ int run_sphere(const Sphere_options& o) {
                     cgal_ms, same ? "the same" : "a DIFFERENT");
         ok = ok && same;
     }
+    if (!o.output.empty()) {
+        const auto t4 = Clock::now();
+        orbis::World world(o.seed);
+        world.lock_mesh().assign(mesh);
+        {
+            auto [position] = world.lock_layer(orbis::position_layer);
+            for (std::uint32_t i = 0; i < positions.size(); ++i)
+                position[orbis::Vertex{i}] = positions[i];
+        }
+        orbis::io::save_any(world, o.output);
+        std::printf("  saved %s in %.1f ms\n", o.output.c_str(), ms_since(t4));
+    }
     return ok ? 0 : 1;
+}
+
+// Per component: minimum, mean and maximum over the live elements of a layer.
+struct Component_stats {
+    double min = INFINITY, max = -INFINITY, sum = 0;
+    std::size_t count = 0;
+    void add(double x) {
+        min = std::min(min, x);
+        max = std::max(max, x);
+        sum += x;
+        ++count;
+    }
+};
+
+// Calls f(id) for every live element a layer of `type` has a value for.
+template <orbis::Layer_type Type, class F>
+void for_each_element(const orbis::Mesh& m, F f) {
+    using orbis::Layer_type;
+    if constexpr (Type == Layer_type::vertex) {
+        for (const orbis::Vertex v : m.vertices())
+            f(v);
+    } else if constexpr (Type == Layer_type::face) {
+        for (const orbis::Face x : m.faces())
+            f(x);
+    } else {
+        for (const orbis::Edge e : m.edges()) {
+            const bool dual =
+                Type == Layer_type::edge_dual || Type == Layer_type::edge_dual_directed;
+            const orbis::Edge x = dual ? e.rot() : e;
+            f(x);
+            if constexpr (orbis::is_directed(Type)) f(x.sym());
+        }
+    }
+}
+
+std::string layer_summary(const orbis::World& world, const orbis::Layer_base& base) {
+    return orbis::with_value_type(base.value_tag(), [&]<class T>() {
+        return orbis::with_layer_type(base.type(), [&]<orbis::Layer_type Type>() {
+            const auto& layer = dynamic_cast<const orbis::Layer<T, Type>&>(base);
+            constexpr int n = orbis::layer_value_length<T>;
+            Component_stats stats[4];
+            for_each_element<Type>(world.mesh(), [&](auto id) {
+                const T& v = layer[id];
+                for (int i = 0; i < n; ++i) {
+                    if constexpr (orbis::Layer_scalar<T>)
+                        stats[i].add(static_cast<double>(v));
+                    else
+                        stats[i].add(static_cast<double>(v[i]));
+                }
+            });
+            std::string out;
+            char buffer[160];
+            for (int i = 0; i < n; ++i) {
+                const Component_stats& c = stats[i];
+                if (c.count == 0) {
+                    out += " (no elements)";
+                    break;
+                }
+                std::snprintf(buffer, sizeof buffer, "%s%s min %.6g mean %.6g max %.6g",
+                              i ? ";" : "", n > 1 ? (std::string(" ") + "xyzw"[i]).c_str() : "",
+                              c.min, c.sum / double(c.count), c.max);
+                out += buffer;
+            }
+            return out;
+        });
+    });
+}
+
+int run_info(const std::string& file) {
+    const orbis::World world = orbis::io::load_any(file);
+    const orbis::Mesh& m = world.mesh();
+    std::printf("%s\n", file.c_str());
+    if (orbis::io::format_of(file) == orbis::io::File_format::world) {
+        const auto info = orbis::io::inspect_world(file);
+        std::size_t compressed = 0;
+        for (const auto& s : info.sections)
+            compressed += s.compressed;
+        std::printf("  Orbis world file, format version %u, %llu bytes, %zu sections (%zu "
+                    "compressed)\n",
+                    info.version, static_cast<unsigned long long>(info.file_bytes),
+                    info.sections.size(), compressed);
+    }
+    const long long euler = static_cast<long long>(m.vertex_count()) -
+                            static_cast<long long>(m.edge_count()) +
+                            static_cast<long long>(m.face_count());
+    std::printf("  vertices %zu, edges %zu, faces %zu, V - E + F = %lld\n", m.vertex_count(),
+                m.edge_count(), m.face_count(), euler);
+    std::printf("  slots: vertices %u, faces %u, edges %u (deleted ids are reused)\n",
+                m.vertex_slots(), m.face_slots(), m.edge_slots() / 2);
+    for (const auto& name : world.layer_names()) {
+        if (const orbis::Layer_base* layer = world.find_layer(name)) {
+            std::printf("  layer %-16s %-20s %-6s%s\n", name.c_str(),
+                        std::string(orbis::layer_type_name(layer->type())).c_str(),
+                        std::string(layer->value_name()).c_str(),
+                        layer_summary(world, *layer).c_str());
+        } else if (const orbis::Dict* dict = world.layer(name)) {
+            std::printf("  dict  %-16s %zu keys\n", name.c_str(), dict->size());
+        }
+    }
+    return 0;
+}
+
+int run_validate(const std::string& file) {
+    // Loading checks everything (sizes, checksums, ids, mesh invariants, layer settings);
+    // here the values are checked against their layers' ranges too.
+    const orbis::World world = orbis::io::load_any(file);
+    if (auto problem = world.mesh().validate()) {
+        std::cerr << "orbis-cli: " << file << ": " << *problem << '\n';
+        return 1;
+    }
+    std::printf("%s: valid (%zu vertices, %zu faces, %zu layers)\n", file.c_str(),
+                world.mesh().vertex_count(), world.mesh().face_count(), world.layer_names().size());
+    return 0;
+}
+
+struct Convert_options {
+    std::string input, output;
+    bool compress = false;
+    bool ascii = false;
+};
+
+int run_convert(const Convert_options& o) {
+    const orbis::World world = orbis::io::load_any(o.input);
+    orbis::io::save_any(world, o.output, {.compress = o.compress, .ascii = o.ascii});
+    std::printf("%s -> %s\n", o.input.c_str(), o.output.c_str());
+    return 0;
 }
 
 } // namespace
@@ -126,10 +270,34 @@ int main(int argc, char** argv) {
         ->check(CLI::PositiveNumber);
     sphere_cmd->add_flag("--check-cgal", sphere.check_cgal,
                          "Also triangulate with CGAL and compare the triangulations");
+    sphere_cmd->add_option("-o,--output", sphere.output,
+                           "Save the world (mesh and positions) to this file (.orbis, .ply, .obj)");
+
+    std::string info_file;
+    auto* info_cmd = app.add_subcommand(
+        "info", "Print a world file's counts, format and layers (kind, type, min/mean/max)");
+    info_cmd->add_option("file", info_file, "World file (.orbis, .ply, .obj)")->required();
+
+    std::string validate_file;
+    auto* validate_cmd = app.add_subcommand(
+        "validate", "Check a world file completely: structure, checksums, mesh, layers");
+    validate_cmd->add_option("file", validate_file, "World file (.orbis, .ply, .obj)")->required();
+
+    Convert_options convert;
+    auto* convert_cmd = app.add_subcommand(
+        "convert", "Convert between .orbis, .ply and .obj (chosen by the extensions)");
+    convert_cmd->add_option("input", convert.input, "File to read")->required();
+    convert_cmd->add_option("output", convert.output, "File to write (replaced atomically)")
+        ->required();
+    convert_cmd->add_flag("--compress", convert.compress, "zstd-compress an .orbis output");
+    convert_cmd->add_flag("--ascii", convert.ascii, "Write a .ply output as ASCII");
 
     CLI11_PARSE(app, argc, argv);
     try {
         if (*sphere_cmd) return run_sphere(sphere);
+        if (*info_cmd) return run_info(info_file);
+        if (*validate_cmd) return run_validate(validate_file);
+        if (*convert_cmd) return run_convert(convert);
     } catch (const std::exception& e) {
         std::cerr << "orbis-cli: " << e.what() << '\n';
         return 1;

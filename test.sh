@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the whole test suite: a Release build with every test (the
 # benchmarks are built too, so they keep compiling), then the core tests again under
-# AddressSanitizer and UndefinedBehaviorSanitizer.
+# AddressSanitizer and UndefinedBehaviorSanitizer, and the file readers' tests (io) too.
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/common.sh"
 
 orbis_require_packages "${ORBIS_BUILD_PACKAGES[@]}" "${ORBIS_TEST_PACKAGES[@]}"
@@ -11,8 +11,8 @@ orbis_build "$ORBIS_ROOT/build/release" -DCMAKE_BUILD_TYPE=Release -DORBIS_BUILD
     -DORBIS_BUILD_BENCHMARKS=ON -DORBIS_WARNINGS_AS_ERRORS=ON
 ctest --test-dir "$ORBIS_ROOT/build/release" --output-on-failure -j "$JOBS"
 
-echo "== Sanitizer build (address, undefined) and core tests"
-ORBIS_TARGET=orbis_core_tests orbis_build "$ORBIS_ROOT/build/sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+echo "== Sanitizer build (address, undefined): core and io tests"
+ORBIS_TARGET="orbis_core_tests orbis_io_tests" orbis_build "$ORBIS_ROOT/build/sanitize" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DORBIS_BUILD_TESTS=ON -DORBIS_BUILD_BENCHMARKS=OFF -DORBIS_BUILD_CLI=OFF \
     -DORBIS_SANITIZE=address,undefined
-ctest --test-dir "$ORBIS_ROOT/build/sanitize" --output-on-failure -j "$JOBS" -L core
+ctest --test-dir "$ORBIS_ROOT/build/sanitize" --output-on-failure -j "$JOBS" -L "core|io"

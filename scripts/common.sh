@@ -33,10 +33,12 @@ ORBIS_BUILD_PACKAGES=(g++ cmake ninja-build libglm-dev libcgal-dev libgmp-dev li
 ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev python3-open3d clang)
 
 # Configures and builds into $1 with the remaining arguments passed to cmake; ORBIS_TARGET
-# limits the build to one target.
+# limits the build to the targets it names (separated by spaces).
 orbis_build() {
     local dir=$1
     shift
     cmake -S "$ORBIS_ROOT" -B "$dir" -G Ninja "$@" >/dev/null
-    cmake --build "$dir" -j "$JOBS" ${ORBIS_TARGET:+--target "$ORBIS_TARGET"}
+    local targets=()
+    [[ -n ${ORBIS_TARGET:-} ]] && targets=(--target $ORBIS_TARGET)
+    cmake --build "$dir" -j "$JOBS" "${targets[@]}"
 }

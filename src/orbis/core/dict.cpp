@@ -48,10 +48,6 @@ bool Dict::erase(std::string_view key) {
     return true;
 }
 
-std::size_t Dict::size() const { return entries_.size(); }
-
-bool operator==(const Dict& a, const Dict& b) { return a.entries_ == b.entries_; }
-
 std::string_view Dict_value::kind_name(std::size_t index) {
     static constexpr std::string_view names[] = {"null",   "bool", "int",   "double",
                                                  "string", "vec3", "array", "dict"};

@@ -146,19 +146,19 @@ void put_dict(Builder& b, const Dict& d) {
 }
 
 void put_dict_value(Builder& b, const Dict_value& v) {
-    const auto& st = v.storage();
-    b.put(static_cast<std::uint8_t>(st.index()));
-    if (const bool* x = std::get_if<bool>(&st)) b.put(static_cast<std::uint8_t>(*x));
-    if (const std::int64_t* x = std::get_if<std::int64_t>(&st)) b.put(*x);
-    if (const double* x = std::get_if<double>(&st)) b.put(*x);
-    if (const std::string* x = std::get_if<std::string>(&st)) b.put_string(*x);
-    if (const glm::dvec3* x = std::get_if<glm::dvec3>(&st)) b.put(*x);
-    if (const Dict_array* x = std::get_if<Dict_array>(&st)) {
-        b.put(static_cast<std::uint32_t>(x->size()));
-        for (const auto& item : *x)
+    b.put(static_cast<std::uint8_t>(v.kind()));
+    if (v.is<bool>()) b.put(static_cast<std::uint8_t>(v.as<bool>()));
+    if (v.is<std::int64_t>()) b.put(v.as<std::int64_t>());
+    if (v.is<double>()) b.put(v.as<double>());
+    if (v.is<std::string>()) b.put_string(v.as<std::string>());
+    if (v.is<glm::dvec3>()) b.put(v.as<glm::dvec3>());
+    if (v.is<Dict_array>()) {
+        const auto& items = v.as<Dict_array>();
+        b.put(static_cast<std::uint32_t>(items.size()));
+        for (const auto& item : items)
             put_dict_value(b, item);
     }
-    if (const Dict* x = std::get_if<Dict>(&st)) put_dict(b, *x);
+    if (v.is<Dict>()) put_dict(b, v.as<Dict>());
 }
 
 Section dict_section(const std::string& name, const Dict& d) {

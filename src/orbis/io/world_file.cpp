@@ -635,8 +635,18 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
     bool random_seen = false;
     for (std::size_t i = 0; i < h.entries.size(); ++i) {
         const auto& x = h.entries[i];
-        const std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
+        std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
         const Piece bytes = section_bytes(file, x, name, part, buffer);
+        if (x.kind == Kind::layer || x.kind == Kind::dict) {
+            // Name the layer in messages when its name can be read.
+            Reader peek(bytes, name, part);
+            std::string layer_name = peek.get_string("name");
+            for (char& c : layer_name)
+                if (static_cast<unsigned char>(c) < 0x20) c = '?'; // messages stay one line
+            if (layer_name.size() <= 200)
+                part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + " '" +
+                       layer_name + "')";
+        }
         const Reader r(bytes, name, part);
         switch (x.kind) {
         case Kind::mesh:

@@ -19,6 +19,7 @@ namespace orbis {
 class Mesh;
 struct Mesh_arrays;
 struct Mesh_arrays_view;
+struct Mesh_chunks;
 /// The stored arrays of `m` (see Mesh_arrays). O(size).
 Mesh_arrays mesh_arrays(const Mesh& m);
 /// A mesh from stored arrays; every id is range-checked and the result validate()d.
@@ -177,6 +178,7 @@ private:
     friend struct Mesh_builder;
     friend Mesh_arrays mesh_arrays(const Mesh& m);
     friend Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
+    friend Mesh_chunks mesh_chunks(const Mesh& m);
 
     // A deleted vertex's edge; never a real edge because a mesh has fewer than 2^30 quad-edges.
     static constexpr Edge deleted_edge{0xFFFF'FFFEu};

@@ -42,7 +42,28 @@ std::span<const std::byte> bytes_of(const std::vector<T>& v) {
     return std::as_bytes(std::span<const T>(v));
 }
 
+template <class T, std::size_t Bits>
+void chunks_of(const Chunked_array<T, Bits>& in, std::uint64_t& words,
+               std::vector<std::span<const std::byte>>& out) {
+    words = in.size() * (sizeof(T) / 4);
+    for (std::size_t c = 0; c < in.chunk_count(); ++c) {
+        const std::size_t n = std::min(in.chunk_size, in.size() - c * in.chunk_size);
+        out.push_back(std::as_bytes(std::span<const T>(in.chunk_data(c), n)));
+    }
+}
+
 } // namespace
+
+Mesh_chunks mesh_chunks(const Mesh& m) {
+    Mesh_chunks c;
+    chunks_of(m.vertex_edge_, c.words[0], c.pieces[0]);
+    chunks_of(m.face_edge_, c.words[1], c.pieces[1]);
+    chunks_of(m.quads_, c.words[2], c.pieces[2]);
+    chunks_of(m.free_vertices_, c.words[3], c.pieces[3]);
+    chunks_of(m.free_faces_, c.words[4], c.pieces[4]);
+    chunks_of(m.free_quads_, c.words[5], c.pieces[5]);
+    return c;
+}
 
 Mesh_arrays mesh_arrays(const Mesh& m) {
     static_assert(sizeof(Mesh::Quad_record) == 4 * mesh_words_per_quad);

@@ -5,6 +5,7 @@
 
 #include "orbis/core/mesh.hpp"
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -48,6 +49,17 @@ struct Mesh_arrays_view {
 /// mesh_from_arrays on bytes: the same checks, one copy less.
 /// \throws std::invalid_argument as mesh_from_arrays.
 Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
+
+/// The stored arrays as byte spans over the mesh's own chunks, in Mesh_arrays order
+/// (vertex_edge, face_edge, quads, free_vertices, free_faces, free_quads): what a file writer
+/// needs without copying. Valid while the mesh lives unchanged.
+struct Mesh_chunks {
+    std::array<std::uint64_t, 6> words{};                          ///< words per array
+    std::array<std::vector<std::span<const std::byte>>, 6> pieces; ///< each array's chunks
+};
+
+/// The chunks of `m`'s arrays (see Mesh_chunks). O(number of chunks).
+Mesh_chunks mesh_chunks(const Mesh& m);
 
 /// Words per quad-edge in Mesh_arrays::quads.
 inline constexpr std::size_t mesh_words_per_quad = 8;

@@ -8,8 +8,12 @@
 #include <random>
 #include <string>
 
+#include <climits>
 #include <fcntl.h>
+#include <vector>
+
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace orbis::io {
@@ -78,19 +82,33 @@ void write_file_atomically(const std::filesystem::path& path,
     struct stat old {};
     if (::stat(path.c_str(), &old) == 0) (void)::fchmod(file.fd(), old.st_mode & 07777);
 
-    for (const auto piece : pieces) {
-        const std::byte* data = piece.data();
-        std::size_t left = piece.size();
-        while (left > 0) {
-            const ssize_t n = ::write(file.fd(), data, left);
+    // writev in batches: a world file is thousands of chunks, one system call each would
+    // cost more than the copying.
+    std::vector<iovec> batch;
+    std::size_t next = 0;
+    while (next < pieces.size()) {
+        batch.clear();
+        for (; next < pieces.size() && batch.size() < IOV_MAX; ++next)
+            if (!pieces[next].empty())
+                batch.push_back({const_cast<std::byte*>(pieces[next].data()), pieces[next].size()});
+        std::size_t first = 0;
+        while (first < batch.size()) {
+            const ssize_t n =
+                ::writev(file.fd(), batch.data() + first, static_cast<int>(batch.size() - first));
             if (n < 0) {
                 if (errno == EINTR) continue;
                 throw File_error(path, "",
                                  "cannot write: " + system_reason(errno) +
                                      " (the existing file is unchanged)");
             }
-            data += n;
-            left -= static_cast<std::size_t>(n);
+            // Skip what was written, possibly part of a piece.
+            auto done = static_cast<std::size_t>(n);
+            while (first < batch.size() && done >= batch[first].iov_len)
+                done -= batch[first++].iov_len;
+            if (first < batch.size()) {
+                batch[first].iov_base = static_cast<std::byte*>(batch[first].iov_base) + done;
+                batch[first].iov_len -= done;
+            }
         }
     }
     if (sync == Sync::full && ::fsync(file.fd()) != 0)

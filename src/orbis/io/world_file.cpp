@@ -92,20 +92,17 @@ struct Section {
     }
 };
 
-// The mesh's arrays, kept alive by `keep` while the pieces point into them.
-Section mesh_section(const Mesh& m, std::shared_ptr<const Mesh_arrays>& keep) {
+// The mesh's arrays straight from its chunks (the snapshot being saved keeps them alive).
+Section mesh_section(const Mesh& m) {
     Section s{Kind::mesh, "", {}, {}};
-    keep = std::make_shared<const Mesh_arrays>(mesh_arrays(m));
-    const Mesh_arrays& a = *keep;
+    const Mesh_chunks chunks = mesh_chunks(m);
     Builder head;
-    for (const auto* v :
-         {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads})
-        head.put(static_cast<std::uint64_t>(v->size()));
+    for (const std::uint64_t words : chunks.words)
+        head.put(words);
     s.owned.reserve(1);
     s.add(std::move(head.bytes));
-    for (const auto* v :
-         {&a.vertex_edge, &a.face_edge, &a.quads, &a.free_vertices, &a.free_faces, &a.free_quads})
-        s.pieces.push_back(as_bytes_of(*v));
+    for (const auto& array : chunks.pieces)
+        s.pieces.insert(s.pieces.end(), array.begin(), array.end());
     return s;
 }
 
@@ -180,9 +177,9 @@ Section random_section(const std::mt19937_64& engine) {
     return s;
 }
 
-std::vector<Section> sections_of(const World& world, std::shared_ptr<const Mesh_arrays>& keep) {
+std::vector<Section> sections_of(const World& world) {
     std::vector<Section> sections;
-    sections.push_back(mesh_section(world.mesh(), keep));
+    sections.push_back(mesh_section(world.mesh()));
     for (const auto& name : world.layer_names()) {
         if (const Layer_base* layer = world.find_layer(name))
             sections.push_back(layer_section(*layer));
@@ -196,9 +193,8 @@ std::vector<Section> sections_of(const World& world, std::shared_ptr<const Mesh_
 // The whole file as pieces: header, table, then each section (compressed into `owned` when
 // asked). `owned` keeps the bytes the pieces point to alive.
 std::vector<Piece> file_pieces(const World& world, const World_save_options& options,
-                               std::vector<Section>& sections, std::vector<Bytes>& owned,
-                               std::shared_ptr<const Mesh_arrays>& keep) {
-    sections = sections_of(world, keep);
+                               std::vector<Section>& sections, std::vector<Bytes>& owned) {
+    sections = sections_of(world);
     struct Entry {
         Kind kind;
         Compression compression;
@@ -608,8 +604,7 @@ std::vector<std::byte> write_world(const World& world, const World_save_options&
     const World snapshot = world; // refuses a World with a lock open (a half-written state)
     std::vector<Section> sections;
     std::vector<Bytes> owned;
-    std::shared_ptr<const Mesh_arrays> keep;
-    const auto pieces = file_pieces(snapshot, options, sections, owned, keep);
+    const auto pieces = file_pieces(snapshot, options, sections, owned);
     Bytes out;
     for (const auto& p : pieces)
         out.insert(out.end(), p.begin(), p.end());
@@ -621,8 +616,7 @@ void save_world(const World& world, const std::filesystem::path& path,
     const World snapshot = world; // refuses a World with a lock open (a half-written state)
     std::vector<Section> sections;
     std::vector<Bytes> owned;
-    std::shared_ptr<const Mesh_arrays> keep;
-    const auto pieces = file_pieces(snapshot, options, sections, owned, keep);
+    const auto pieces = file_pieces(snapshot, options, sections, owned);
     write_file_atomically(path, pieces, options.sync);
 }
 

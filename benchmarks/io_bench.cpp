@@ -8,6 +8,8 @@
 
 #include <orbis/core.hpp>
 #include <orbis/gen/sphere.hpp>
+
+#include "world_input.hpp"
 #include <orbis/io/world_file.hpp>
 
 #include <OpenMesh/Core/IO/MeshIO.hh>
@@ -27,32 +29,13 @@ namespace {
 using namespace orbis;
 namespace fs = std::filesystem;
 
-constexpr auto height = Layer_info<float, Layer_type::vertex>("height");
-constexpr auto rain = Layer_info<float, Layer_type::vertex>("rain");
-constexpr auto heat = Layer_info<float, Layer_type::vertex>("heat");
-constexpr auto age = Layer_info<float, Layer_type::vertex>("age");
-
 fs::path bench_dir() {
     const char* d = std::getenv("ORBIS_BENCH_DIR");
     return d ? fs::path(d) : fs::temp_directory_path();
 }
 
 const World& world_of(const benchmark::State& state) {
-    static std::map<std::int64_t, std::unique_ptr<World>> cache;
-    auto& slot = cache[state.range(0)];
-    if (!slot) {
-        slot = std::make_unique<World>(gen::make_sphere_world(
-            {.count = static_cast<std::uint32_t>(state.range(0)), .perturbation = 0.5, .seed = 1}));
-        auto [h, r, t, a] = slot->lock_layer(height, rain, heat, age);
-        for (const Vertex v : slot->mesh().vertices()) {
-            const float x = static_cast<float>(v.index());
-            h[v] = x;
-            r[v] = 0.5f * x;
-            t[v] = -x;
-            a[v] = x * 1e-3f;
-        }
-    }
-    return *slot;
+    return bench::benchmark_world(static_cast<std::uint32_t>(state.range(0)));
 }
 
 std::size_t file_bytes(const benchmark::State& state) {
@@ -63,9 +46,9 @@ std::size_t file_bytes(const benchmark::State& state) {
 }
 
 void throughput(benchmark::State& state, std::size_t bytes) {
-    state.counters["bytes_per_second"] = benchmark::Counter(
-        static_cast<double>(bytes) * static_cast<double>(state.iterations()),
-        benchmark::Counter::kIsRate);
+    state.counters["bytes_per_second"] =
+        benchmark::Counter(static_cast<double>(bytes) * static_cast<double>(state.iterations()),
+                           benchmark::Counter::kIsRate);
     state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
 }
 

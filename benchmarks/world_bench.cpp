@@ -9,6 +9,8 @@
 #include <orbis/core.hpp>
 #include <orbis/gen/sphere.hpp>
 
+#include "world_input.hpp"
+
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -24,16 +26,6 @@ namespace {
 using namespace orbis;
 using Clock = std::chrono::steady_clock;
 
-constexpr auto height =
-    Layer_info<float, Layer_type::vertex>("height").interpolation(Interpolation::lerp);
-constexpr auto rain =
-    Layer_info<float, Layer_type::vertex>("rain").interpolation(Interpolation::lerp);
-constexpr auto heat = Layer_info<float, Layer_type::vertex>("heat")
-                          .interpolation(Interpolation::max_value)
-                          .on_mesh_change(On_mesh_change::reset_affected);
-constexpr auto age =
-    Layer_info<float, Layer_type::vertex>("age").interpolation(Interpolation::min_weight);
-
 /// Undo steps kept by the undoable-edit benchmarks (older ones are dropped, as an editor's
 /// bounded undo stack does).
 constexpr std::size_t undo_depth = 256;
@@ -45,21 +37,7 @@ void require(bool ok, const char* what) {
 }
 
 const World& world_of(const benchmark::State& state) {
-    static std::map<std::int64_t, std::unique_ptr<World>> cache;
-    auto& slot = cache[state.range(0)];
-    if (!slot) {
-        slot = std::make_unique<World>(gen::make_sphere_world(
-            {.count = static_cast<std::uint32_t>(state.range(0)), .perturbation = 0.5, .seed = 1}));
-        auto [h, r, t, a] = slot->lock_layer(height, rain, heat, age);
-        for (const Vertex v : slot->mesh().vertices()) {
-            const float x = static_cast<float>(v.index());
-            h[v] = x;
-            r[v] = 0.5f * x;
-            t[v] = -x;
-            a[v] = x * x;
-        }
-    }
-    return *slot;
+    return bench::benchmark_world(static_cast<std::uint32_t>(state.range(0)));
 }
 
 // A private copy of the cached world: the benchmark's writes never touch the cache.

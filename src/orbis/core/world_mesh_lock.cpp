@@ -35,6 +35,26 @@ namespace {
 
 constexpr auto every_layer = [](const Layer_base&) { return true; };
 
+// The ends, faces and surrounding edges of e = a -> b (seed 002's names), which split and
+// collapse both record before the edit.
+template <class Change>
+void read_quad(const Mesh& m, Edge e, float t, Change& c) {
+    c.t = t;
+    c.e = e;
+    c.a = e.origin(m);
+    c.b = e.dest(m);
+    c.left = e.left(m);
+    c.right = e.right(m);
+    if (c.left.valid()) {
+        c.e1 = e.left_next(m);
+        c.e2 = c.e1.left_next(m);
+    }
+    if (c.right.valid()) {
+        c.e3 = e.sym().left_next(m);
+        c.e4 = c.e3.left_next(m);
+    }
+}
+
 } // namespace
 
 Mesh_lock::~Mesh_lock() { release(); }
@@ -143,23 +163,7 @@ std::optional<Refusal> Mesh_lock::try_split(Edge e, float t, Edge* out) {
         if (c.before_split) c.before_split(w, e, t);
     });
     Split_change s;
-    {
-        const Mesh& m = w.mesh();
-        s.t = t;
-        s.e = e;
-        s.left = e.left(m);
-        s.right = e.right(m);
-        s.a = e.origin(m);
-        s.b = e.dest(m);
-        if (s.left.valid()) {
-            s.e1 = e.left_next(m);
-            s.e2 = s.e1.left_next(m);
-        }
-        if (s.right.valid()) {
-            s.e3 = e.sym().left_next(m);
-            s.e4 = s.e3.left_next(m);
-        }
-    }
+    read_quad(w.mesh(), e, t, s);
     const Edge n = w.writable_mesh().split(e, t);
     const Mesh& m = w.mesh();
     s.n = n;
@@ -198,27 +202,12 @@ std::optional<Refusal> Mesh_lock::try_collapse(Edge e, float t) {
     {
         const Mesh& m = w.mesh();
         const Edge s = e.sym();
-        k.t = t;
-        k.e = e;
-        k.a = e.origin(m);
-        k.b = s.origin(m);
-        k.left = e.left(m);
-        k.right = s.left(m);
-        if (k.left.valid()) {
-            k.e1 = e.left_next(m);
-            k.e2 = k.e1.left_next(m);
-        }
-        if (k.right.valid()) {
-            k.e3 = s.left_next(m);
-            k.e4 = k.e3.left_next(m);
-        }
+        read_quad(m, e, t, k);
         w.scratch_edges_.clear();
         w.scratch_faces_.clear();
         for (const Edge x : k.b.edges(m)) {
-            if (x == s || x == k.e1 || (k.e4.valid() && x == k.e4.sym())) continue;
-            w.scratch_edges_.push_back(x);
-        }
-        for (const Edge x : k.b.edges(m)) {
+            if (x != s && x != k.e1 && !(k.e4.valid() && x == k.e4.sym()))
+                w.scratch_edges_.push_back(x);
             const Face f = x.left(m);
             if (f.valid() && f != k.left && f != k.right) w.scratch_faces_.push_back(f);
         }

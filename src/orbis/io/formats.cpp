@@ -39,10 +39,10 @@ void save_any(const World& world, const std::filesystem::path& path,
     case File_format::world:
         return save_world(world, path, {.compress = options.compress, .sync = options.sync});
     case File_format::ply:
-        return save_ply(world, path,
-                        {.format = options.ascii ? Ply_format::ascii
-                                                 : Ply_format::binary_little_endian,
-                         .sync = options.sync});
+        return save_ply(
+            world, path,
+            {.format = options.ascii ? Ply_format::ascii : Ply_format::binary_little_endian,
+             .sync = options.sync});
     case File_format::obj:
         return save_obj(world, path, options.sync);
     }

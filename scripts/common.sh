@@ -28,7 +28,7 @@ orbis_require_packages() {
 
 # Packages every build needs.
 ORBIS_BUILD_PACKAGES=(g++ cmake ninja-build libglm-dev libcgal-dev libgmp-dev libmpfr-dev libzstd-dev
-                      libboost-dev libcli11-dev)
+                      libpng-dev libboost-dev libcli11-dev nlohmann-json3-dev)
 # Packages the tests and benchmarks need on top.
 ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev python3-open3d clang)
 

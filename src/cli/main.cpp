@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 // orbis-cli: command-line access to Orbis: generate a sphere, inspect, validate and convert
 // world files. Exit code 0 on success; otherwise 1 and one line on stderr.
+#include "generate_command.hpp"
+#include "map_command.hpp"
+
 #include <orbis/core.hpp>
 #include <orbis/gen/fibonacci_sphere.hpp>
 #include <orbis/gen/sphere.hpp>
@@ -292,12 +295,21 @@ int main(int argc, char** argv) {
     convert_cmd->add_flag("--compress", convert.compress, "zstd-compress an .orbis output");
     convert_cmd->add_flag("--ascii", convert.ascii, "Write a .ply output as ASCII");
 
+    orbis::cli::Generate_options generate;
+    auto* generate_cmd = orbis::cli::add_generate_command(app, generate);
+    auto* modules_cmd = orbis::cli::add_modules_command(app);
+    orbis::cli::Map_command_options map;
+    auto* map_cmd = orbis::cli::add_map_command(app, map);
+
     CLI11_PARSE(app, argc, argv);
     try {
         if (*sphere_cmd) return run_sphere(sphere);
         if (*info_cmd) return run_info(info_file);
         if (*validate_cmd) return run_validate(validate_file);
         if (*convert_cmd) return run_convert(convert);
+        if (*generate_cmd) return orbis::cli::run_generate(generate);
+        if (*modules_cmd) return orbis::cli::run_modules();
+        if (*map_cmd) return orbis::cli::run_map(map);
     } catch (const std::exception& e) {
         std::cerr << "orbis-cli: " << e.what() << '\n';
         return 1;

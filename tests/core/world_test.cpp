@@ -436,6 +436,27 @@ TEST(World, AssignResetsEveryLayerToTheNewMesh) {
     EXPECT_TRUE(std::all_of(p->begin(), p->end(), [](std::int32_t v) { return v == -1; }));
 }
 
+TEST(World, ReplaceConnectivityKeepsVertexLayersAndResetsTheOthers) {
+    World w = make_world(2);
+    const World before = w.deep_copy();
+    // The same icosphere with one edge flipped: same vertices, other faces and edges.
+    Mesh flipped = w.mesh().deep_copy();
+    flipped.flip(*flipped.edges().begin());
+    w.lock_mesh().replace_connectivity(flipped);
+    EXPECT_TRUE(w.mesh() == flipped);
+    EXPECT_TRUE(w.layer(height)->equals(*before.layer(height)));
+    const auto* p = w.layer(plate);
+    EXPECT_TRUE(std::all_of(p->begin(), p->end(), [](std::int32_t v) { return v == -1; }));
+    const auto* f = w.layer(flow);
+    EXPECT_TRUE(std::all_of(f->begin(), f->end(), [](double v) { return v == 0.0; }));
+
+    // Other vertices are refused and change nothing.
+    const World kept = w.deep_copy();
+    EXPECT_THROW(w.lock_mesh().replace_connectivity(test::build(test::icosphere(1))),
+                 std::invalid_argument);
+    EXPECT_TRUE(w == kept);
+}
+
 TEST(World, CallbacksRunAroundEditsAndCanSwapPrimalAndDualValues) {
     constexpr auto primal = Layer_info<float, Layer_type::edge_primal>("primal");
     constexpr auto dual = Layer_info<float, Layer_type::edge_dual>("dual");

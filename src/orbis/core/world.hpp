@@ -94,6 +94,11 @@ public:
     /// Replaces the whole mesh (for generators that build one in bulk); every layer is resized
     /// to it and reset to its initial value.
     void assign(Mesh mesh);
+    /// Replaces the mesh by `mesh` with the same vertices but other faces and edges (e.g. the
+    /// triangulation of the same points made afresh): vertex layers keep their values, face and
+    /// edge layers are resized and reset to their initial values. \throws std::invalid_argument
+    /// (nothing changed) when `mesh` has other vertex slots or other live vertices. O(vertices).
+    void replace_connectivity(Mesh mesh);
 
 private:
     friend class World;

@@ -235,4 +235,24 @@ void Mesh_lock::assign(Mesh mesh) {
     w.mesh_version_ = next_version();
 }
 
+void Mesh_lock::replace_connectivity(Mesh mesh) {
+    World& w = *world_;
+    const Mesh& old = *w.mesh_;
+    bool same = mesh.vertex_slots() == old.vertex_slots();
+    for (std::uint32_t i = 0; same && i < old.vertex_slots(); ++i)
+        same = mesh.contains(Vertex{i}) == old.contains(Vertex{i});
+    if (!same)
+        throw std::invalid_argument(
+            "replace_connectivity: the new mesh must have the same vertex slots and live vertices");
+    w.mesh_ = std::make_shared<Mesh>(std::move(mesh));
+    for (auto& [name, e] : w.entries_) {
+        if (!e.typed || e.doomed) continue;
+        if (e.typed->type() == Layer_type::vertex) continue;
+        Layer_base& layer = w.writable(e);
+        layer.reset(*w.mesh_);
+        layer.touch();
+    }
+    w.mesh_version_ = next_version();
+}
+
 } // namespace orbis

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: MIT
+#include "generate_command.hpp"
+
+#include <orbis/gen/pipeline.hpp>
+#include <orbis/io/formats.hpp>
+
+#include <cstdio>
+#include <unistd.h>
+
+namespace orbis::cli {
+
+namespace {
+
+using namespace orbis::gen;
+
+// Applies a command-line override; refuses one that no step of the pipeline takes.
+void apply_override(Pipeline& pipeline, const char* option, const char* parameter,
+                    const Dict_value& value, std::string_view module = {}) {
+    if (override_parameter(pipeline, builtin_modules(), parameter, value, module) == 0)
+        throw Pipeline_error(std::string(option) + ": no step of the pipeline has a '" + parameter +
+                             "' parameter");
+}
+
+// A one-line progress bar on stderr, redrawn in place; only on a terminal.
+class Progress_bar {
+public:
+    Progress_bar(const Pipeline& pipeline, bool enabled)
+        : pipeline_(pipeline)
+        , enabled_(enabled) {}
+    ~Progress_bar() {
+        if (drawn_) std::fprintf(stderr, "\r%-72s\r", "");
+    }
+    void show(std::size_t step, double fraction) {
+        if (!enabled_) return;
+        const double total =
+            (double(step) + fraction) / double(std::max<std::size_t>(1, pipeline_.steps.size()));
+        const int filled = int(total * 30 + 0.5);
+        std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24s", filled, "##############################",
+                     30 - filled, "", int(total * 100 + 0.5), pipeline_.steps[step].module.c_str());
+        std::fflush(stderr);
+        drawn_ = true;
+    }
+
+private:
+    const Pipeline& pipeline_;
+    bool enabled_;
+    bool drawn_ = false;
+};
+
+std::string text_of(const Dict_value& v) {
+    if (v.is<bool>()) return v.as<bool>() ? "true" : "false";
+    if (v.is<std::int64_t>()) return std::to_string(v.as<std::int64_t>());
+    if (v.is<double>()) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, "%.10g", v.as<double>());
+        return buffer;
+    }
+    if (v.is<std::string>()) return "\"" + v.as<std::string>() + "\"";
+    return std::string(v.kind_name());
+}
+
+} // namespace
+
+CLI::App* add_generate_command(CLI::App& app, Generate_options& o) {
+    auto* cmd = app.add_subcommand(
+        "generate", "Generate a world with a pipeline of modules (the default pipeline unless "
+                    "--pipeline is given) and save it");
+    cmd->add_option("--pipeline", o.pipeline, "Pipeline JSON file (see `orbis-cli modules`)")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-n,--vertices", o.vertices, "Override the sphere step's point count");
+    cmd->add_option("-s,--seed", o.seed,
+                    "Override every step's seed (the sphere's seeds the World's generator, "
+                    "which later modules draw from)");
+    cmd->add_option("-p,--perturbation", o.perturbation, "Override the sphere step's perturbation");
+    cmd->add_option("--modules", o.modules,
+                    "Run only these steps of the pipeline (comma-separated, pipeline order)")
+        ->delimiter(',');
+    cmd->add_flag("--timings", o.timings, "Print one line per module: <module>: <seconds> s");
+    cmd->add_flag("--print-pipeline", o.print_pipeline,
+                  "Print the pipeline (after overrides) as JSON instead of running it");
+    cmd->add_option("-o,--output", o.output, "World file to write (.orbis, .ply, .obj)");
+    return cmd;
+}
+
+int run_generate(const Generate_options& o) {
+    Pipeline pipeline =
+        o.pipeline.empty() ? default_pipeline() : load_pipeline(o.pipeline, builtin_modules());
+    if (o.vertices) apply_override(pipeline, "--vertices", "count", *o.vertices, "sphere");
+    if (o.seed) apply_override(pipeline, "--seed", "seed", *o.seed);
+    if (o.perturbation)
+        apply_override(pipeline, "--perturbation", "perturbation", *o.perturbation, "sphere");
+    if (!o.modules.empty()) pipeline = select_steps(pipeline, o.modules);
+    if (o.print_pipeline) {
+        std::fputs(pipeline_to_json(pipeline).c_str(), stdout);
+        return 0;
+    }
+    if (o.output.empty()) throw Pipeline_error("generate: --output (-o) is required");
+    // Refuse an unknown extension before spending minutes on generation.
+    io::format_of(o.output);
+
+    Progress_bar bar(pipeline, isatty(STDERR_FILENO) != 0);
+    Pipeline_run_options options;
+    options.progress = [&](std::size_t step, double fraction) { bar.show(step, fraction); };
+    double total = 0;
+    options.step_done = [&](std::size_t step, double seconds, const Dict& report) {
+        total += seconds;
+        if (!o.timings) return;
+        std::string details;
+        for (const auto& entry : report.entries())
+            details += (details.empty() ? " (" : ", ") + entry.key + " " + text_of(entry.value);
+        if (!details.empty()) details += ")";
+        std::printf("%s: %.3f s%s\n", pipeline.steps[step].module.c_str(), seconds,
+                    details.c_str());
+    };
+    World world;
+    run_pipeline(world, pipeline, builtin_modules(), options);
+    if (o.timings) std::printf("total: %.3f s\n", total);
+    io::save_any(world, o.output, {});
+    std::printf("%s: %zu vertices, %zu faces, %zu layers\n", o.output.c_str(),
+                world.mesh().vertex_count(), world.mesh().face_count(), world.layer_names().size());
+    return 0;
+}
+
+CLI::App* add_modules_command(CLI::App& app) {
+    return app.add_subcommand("modules", "List the generation modules and their parameters");
+}
+
+int run_modules() {
+    for (const Module* m : builtin_modules().modules()) {
+        std::printf("%s\n  %s\n", std::string(m->name()).c_str(),
+                    std::string(m->description()).c_str());
+        for (const auto& p : m->parameters()) {
+            std::string range;
+            if (p.kind == Parameter_kind::integer || p.kind == Parameter_kind::real)
+                range = ", range [" + text_of(p.min) + ", " + text_of(p.max) + "]";
+            std::printf("    %s (%s, default %s%s): %s\n", p.name.c_str(),
+                        std::string(parameter_kind_name(p.kind)).c_str(),
+                        text_of(p.default_value).c_str(), range.c_str(), p.description.c_str());
+        }
+    }
+    return 0;
+}
+
+} // namespace orbis::cli

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "map_command.hpp"
+
+#include <orbis/core/colour_map.hpp>
+#include <orbis/io/equirectangular.hpp>
+#include <orbis/io/formats.hpp>
+#include <orbis/io/png.hpp>
+
+#include <cstdio>
+#include <stdexcept>
+
+namespace orbis::cli {
+
+namespace {
+
+// Elevation-like layers get the terrain map, ids a colour per id, anything else viridis.
+Colour_map_kind colour_map_for(const World& world, const std::string& layer) {
+    if (layer == "elevation" || layer == "height") return Colour_map_kind::terrain;
+    const Layer_base* l = world.find_layer(layer);
+    const bool integer =
+        l && (l->value_tag() == Value_type::int32 || l->value_tag() == Value_type::uint32 ||
+              l->value_tag() == Value_type::int64);
+    if (integer && layer.size() > 3 && layer.ends_with("_id")) return Colour_map_kind::categorical;
+    return Colour_map_kind::viridis;
+}
+
+double sea_level_of(const World& world) {
+    const Dict* terrain = world.layer(std::string_view("terrain"));
+    const Dict_value* sea = terrain ? terrain->find("sea_level") : nullptr;
+    return sea && sea->is<double>() ? sea->as<double>() : 0.0;
+}
+
+} // namespace
+
+CLI::App* add_map_command(CLI::App& app, Map_command_options& o) {
+    auto* cmd = app.add_subcommand(
+        "map", "Draw a vertex layer of a world as an equirectangular PNG (longitude across, "
+               "latitude down)");
+    cmd->add_option("input", o.input, "World file (.orbis, .ply, .obj)")->required();
+    cmd->add_option("--layer", o.layer, "Scalar vertex layer to draw")->capture_default_str();
+    cmd->add_option("-o,--output", o.output, "PNG file to write (replaced atomically)")->required();
+    cmd->add_option("-w,--width", o.width, "Image width in pixels; the height is half")
+        ->check(CLI::Range(2u, 16384u))
+        ->capture_default_str();
+    std::string names;
+    for (const auto name : colour_map_names())
+        names += (names.empty() ? "" : ", ") + std::string(name);
+    cmd->add_option("--colour-map", o.colour_map,
+                    "Colour map: " + names +
+                        " (default: terrain for elevation, categorical for "
+                        "integer *_id layers, else viridis)");
+    cmd->add_option("--range", o.range, "Values at the ends of the colour map: MIN MAX")
+        ->expected(2);
+    cmd->add_option("--hillshade", o.hillshade,
+                    "Shade by slope, lit from the north-west (default: on for terrain)");
+    return cmd;
+}
+
+int run_map(const Map_command_options& o) {
+    const World world = io::load_any(o.input);
+    io::Map_options options;
+    options.width = o.width;
+    if (o.colour_map.empty()) {
+        options.colour_map = colour_map_for(world, o.layer);
+    } else if (auto kind = colour_map_from_name(o.colour_map)) {
+        options.colour_map = *kind;
+    } else {
+        throw std::invalid_argument("unknown colour map '" + o.colour_map + "'");
+    }
+    if (o.range.size() == 2) options.range = io::Value_range{o.range[0], o.range[1]};
+    options.sea_level = sea_level_of(world);
+    options.hillshade = o.hillshade.value_or(options.colour_map == Colour_map_kind::terrain);
+    const io::Image image = io::render_equirectangular(world, o.layer, options);
+    io::save_png(o.output, image);
+    std::printf("%s: %s of %s, %u x %u\n", o.output.c_str(), o.layer.c_str(), o.input.c_str(),
+                image.width, image.height);
+    return 0;
+}
+
+} // namespace orbis::cli

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/gen/delaunay_module.hpp"
+
+#include "orbis/core/face_soup.hpp"
+#include "orbis/core/world.hpp"
+#include "orbis/gen/sphere_delaunay.hpp"
+#include "orbis/gen/sphere_predicates.hpp"
+
+#include <stdexcept>
+
+namespace orbis::gen {
+
+namespace {
+
+// The quad around primal edge e = (a -> b): c left of it, d right of it, both faces
+// counterclockwise seen from outside.
+struct Quad {
+    Vertex a, b, c, d;
+};
+
+bool quad_of(const Mesh& m, Edge e, Quad& q) {
+    if (!e.left(m).valid() || !e.right(m).valid()) return false;
+    q.a = e.origin(m);
+    q.b = e.dest(m);
+    q.c = e.left_next(m).dest(m);
+    q.d = e.sym().left_next(m).dest(m);
+    return true;
+}
+
+bool violates(std::span<const glm::vec3> p, const Quad& q) {
+    return direction_orientation(p[q.a.index()], p[q.b.index()], p[q.c.index()], p[q.d.index()]) >
+           0;
+}
+
+// violates() with the unit directions computed once per vertex instead of once per test.
+bool violates(std::span<const glm::vec3> p, std::span<const glm::dvec3> unit, const Quad& q) {
+    const int sign = detail::direction_orientation_filter(unit[q.a.index()], unit[q.b.index()],
+                                                          unit[q.c.index()], unit[q.d.index()]);
+    return sign != 0 ? sign > 0 : violates(p, q);
+}
+
+enum class Flip_decision { keep, flip, blocked };
+
+// Lawson's rule on a quad of two counterclockwise faces: flip when the edge is not locally
+// Delaunay (then the quad is convex and the new faces are counterclockwise too). Vertices that
+// moved can fold faces (clockwise seen from outside); there the flip is made when it leaves
+// more counterclockwise faces than it found, which untangles folds in a few steps without ever
+// making one.
+Flip_decision decide(std::span<const glm::vec3> p, std::span<const glm::dvec3> unit,
+                     const Quad& q) {
+    const glm::vec3 &a = p[q.a.index()], &b = p[q.b.index()], &c = p[q.c.index()],
+                    &d = p[q.d.index()];
+    const int before = (orientation_on_sphere(a, b, c) > 0) + (orientation_on_sphere(b, a, d) > 0);
+    if (before == 2 && !violates(p, unit, q)) return Flip_decision::keep;
+    const int after = (orientation_on_sphere(a, d, c) > 0) + (orientation_on_sphere(d, b, c) > 0);
+    if (before == 2) return after == 2 ? Flip_decision::flip : Flip_decision::blocked;
+    return after > before ? Flip_decision::flip : Flip_decision::blocked;
+}
+
+std::vector<Edge> all_edges(const Mesh& m) {
+    std::vector<Edge> edges;
+    edges.reserve(m.edge_count());
+    for (const Edge e : m.edges())
+        edges.push_back(e);
+    return edges;
+}
+
+} // namespace
+
+bool is_locally_delaunay(const Mesh& mesh, std::span<const glm::vec3> positions, Edge e) {
+    Quad q;
+    return !quad_of(mesh, e, q) || !violates(positions, q);
+}
+
+std::size_t count_folded_faces(const Mesh& mesh, std::span<const glm::vec3> positions) {
+    std::size_t count = 0;
+    for (const Face f : mesh.faces()) {
+        const Edge e = f.edge(mesh);
+        const Vertex a = e.origin(mesh), b = e.dest(mesh), c = e.left_next(mesh).dest(mesh);
+        count += orientation_on_sphere(positions[a.index()], positions[b.index()],
+                                       positions[c.index()]) <= 0;
+    }
+    return count;
+}
+
+std::size_t count_non_delaunay_edges(const Mesh& mesh, std::span<const glm::vec3> positions) {
+    std::size_t count = 0;
+    for (const Edge e : mesh.edges())
+        count += is_locally_delaunay(mesh, positions, e) ? 0 : 1;
+    return count;
+}
+
+Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> edges) {
+    std::vector<glm::dvec3> unit(p.size());
+    for (std::size_t i = 0; i < p.size(); ++i)
+        if (p[i] != glm::vec3(0)) unit[i] = unit_direction(p[i]);
+    // One mark per quad-edge, so each edge waits in the stack at most once.
+    std::vector<bool> queued(lock->edge_slots() / 2, false);
+    std::vector<Edge> stack;
+    stack.reserve(edges.size());
+    for (const Edge e : edges) {
+        const Edge b = e.base();
+        if (b.is_dual() || !lock->contains(b) || queued[b.quad_index()]) continue;
+        queued[b.quad_index()] = true;
+        stack.push_back(b);
+    }
+    const std::size_t max_flips = 64 * (lock->edge_count() + 1);
+    Lawson_result result;
+    while (!stack.empty()) {
+        const Edge e = stack.back();
+        stack.pop_back();
+        queued[e.quad_index()] = false;
+        // Re-read after every flip: the first write may copy a mesh that a snapshot shares.
+        const Mesh& m = *lock;
+        if (!m.contains(e)) continue;
+        Quad q;
+        if (!quad_of(m, e, q)) continue;
+        const Flip_decision d = decide(p, unit, q);
+        if (d == Flip_decision::keep) continue;
+        if (result.flips >= max_flips || d == Flip_decision::blocked || lock.try_flip(e)) {
+            ++result.blocked;
+            continue;
+        }
+        ++result.flips;
+        const Mesh& flipped = *lock;
+        for (const Edge n : {e.left_next(flipped), e.left_prev(flipped), e.sym().left_next(flipped),
+                             e.sym().left_prev(flipped)}) {
+            const Edge b = n.base();
+            if (queued[b.quad_index()]) continue;
+            queued[b.quad_index()] = true;
+            stack.push_back(b);
+        }
+    }
+    return result;
+}
+
+std::string_view Delaunay_module::description() const {
+    return "restores the Delaunay condition after vertices moved, by edge flips (Lawson) with "
+           "exact predicates on the sphere; reads 'position', changes the mesh";
+}
+
+std::vector<Parameter> Delaunay_module::parameters() const { return {}; }
+
+Dict Delaunay_module::run(World& world, const Dict&, const Progress& progress) const {
+    const auto* layer = world.layer(position_layer);
+    if (!layer) throw std::runtime_error("module 'delaunay' needs the 'position' layer");
+    const std::vector<glm::vec3> positions(layer->begin(), layer->end());
+    progress.report(name(), 0.1);
+    auto lock = world.lock_mesh();
+    const Lawson_result r = lawson_flips(lock, positions, all_edges(*lock));
+    progress.report(name(), 0.8);
+    // Without a blocked flip every edge ended locally Delaunay between counterclockwise faces.
+    std::size_t left = r.blocked == 0 ? 0
+                                      : count_non_delaunay_edges(*lock, positions) +
+                                            count_folded_faces(*lock, positions);
+    const bool rebuild = left > 0 && lock->vertex_count() == lock->vertex_slots();
+    if (rebuild) {
+        const auto t = delaunay_on_sphere(positions);
+        lock.replace_connectivity(
+            build_from_closed_triangulation(lock->vertex_slots(), t.triangles, t.opposite));
+        left = 0;
+    }
+    Dict report;
+    report.set("flips", std::int64_t(r.flips));
+    report.set("rebuilt", rebuild);
+    report.set("non_delaunay", std::int64_t(left));
+    return report;
+}
+
+} // namespace orbis::gen

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+// The `delaunay` module: Lawson edge flips that restore the Delaunay condition on the sphere.
+#pragma once
+
+#include "orbis/core/mesh.hpp"
+#include "orbis/gen/module.hpp"
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include <glm/vec3.hpp>
+
+namespace orbis::gen {
+
+/// True when primal edge `e` is locally Delaunay: it has a face on both sides and the far
+/// corner of one face is not strictly inside the other's circumcircle on the sphere (exact
+/// `direction_orientation`, so points need not lie exactly on one sphere), or it lies on the
+/// boundary. `positions` is indexed by vertex index.
+bool is_locally_delaunay(const Mesh& mesh, std::span<const glm::vec3> positions, Edge e);
+
+/// Number of primal edges that are not locally Delaunay (0 for a Delaunay mesh). O(edges).
+std::size_t count_non_delaunay_edges(const Mesh& mesh, std::span<const glm::vec3> positions);
+
+/// Number of faces that are not counterclockwise seen from outside (folded by moved vertices),
+/// by the exact `orientation_on_sphere`. O(faces).
+std::size_t count_folded_faces(const Mesh& mesh, std::span<const glm::vec3> positions);
+
+/// What lawson_flips did.
+struct Lawson_result {
+    std::size_t flips = 0; ///< edges flipped
+    /// Times a non-Delaunay edge was left because flipping it would fold a face (vertices
+    /// moved too far) or was refused; such an edge may still be flipped later.
+    std::size_t blocked = 0;
+};
+
+/// Flips non-Delaunay edges of `mesh` (Lawson), starting from `edges` and following every
+/// edge a flip makes suspect, until each of those is locally Delaunay or blocked. A flip that
+/// would turn a triangle inside out on the sphere (a non-convex quad, which only happens when
+/// vertices moved so far that faces already fold) is not made. Layers follow the flips through
+/// the Mesh_lock. `positions` is indexed by vertex index and must cover every vertex.
+/// Terminates: every flip makes the triangulation strictly closer to Delaunay, and the number of
+/// flips is capped at 64 per edge. Cost: O(flips + edges given).
+Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions,
+                           std::vector<Edge> edges);
+
+/// `delaunay`: restores the Delaunay condition after vertices moved, by edge flips. Reads
+/// `position`; changes only the mesh (layers follow every flip as their infos say).
+///
+/// Flips cannot always untangle faces folded by large moves. When some remain and the mesh has
+/// no deleted vertices, the module triangulates the points afresh (delaunay_on_sphere) and
+/// replaces the connectivity: vertex ids and vertex layers survive, face and edge layers are
+/// reset to their initial values, and the report says "rebuilt". With deleted vertices it
+/// reports what is left instead.
+class Delaunay_module final : public Module {
+public:
+    /// "delaunay".
+    std::string_view name() const override { return "delaunay"; }
+    /// What it does.
+    std::string_view description() const override;
+    /// None.
+    std::vector<Parameter> parameters() const override;
+    /// Runs lawson_flips over every edge; report {"flips", "rebuilt", "non_delaunay"}, the
+    /// last the non-Delaunay edges plus folded faces left (0 unless faces folded and the mesh
+    /// could not be rebuilt).
+    /// \throws std::runtime_error when the World has no position layer.
+    Dict run(World& world, const Dict& params, const Progress& progress) const override;
+};
+
+} // namespace orbis::gen

@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: MIT
+// Plate growth, plate motions and boundary classification for the `plates` module.
+#include "orbis/gen/plates_module.hpp"
+
+#include "orbis/gen/noise.hpp"
+
+#include "orbis/core/chunked_array.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace orbis::gen {
+
+namespace {
+
+using Engine = std::mt19937_64;
+
+// Uniform in [0, bound), bound > 0. Values below 2^64 mod bound are rejected so that the rest
+// is a whole number of copies of [0, bound); std::uniform_int_distribution would do the same job
+// but its algorithm differs between standard libraries, and worlds must not.
+std::uint64_t draw_below(Engine& engine, std::uint64_t bound) {
+    const std::uint64_t threshold = (0 - bound) % bound;
+    for (;;) {
+        const std::uint64_t r = engine();
+        if (r >= threshold) return r % bound;
+    }
+}
+
+// Uniform in [0, 1) from the top 53 bits, exact in a double.
+double draw_unit(Engine& engine) { return static_cast<double>(engine() >> 11) * 0x1.0p-53; }
+
+template <class T>
+void shuffle(std::vector<T>& values, Engine& engine) {
+    for (std::size_t i = values.size(); i > 1; --i)
+        std::swap(values[i - 1], values[draw_below(engine, i)]);
+}
+
+// An axis uniform on the sphere. Rejection from the cube instead of angles: sin and cos are not
+// correctly rounded in every libm, sqrt is.
+glm::dvec3 draw_axis(Engine& engine) {
+    for (;;) {
+        // One statement per draw: the order of evaluation of arguments is unspecified.
+        const double x = 2 * draw_unit(engine) - 1;
+        const double y = 2 * draw_unit(engine) - 1;
+        const double z = 2 * draw_unit(engine) - 1;
+        const glm::dvec3 v(x, y, z);
+        const double r2 = glm::dot(v, v);
+        if (r2 <= 1 && r2 > 1e-12) return v / std::sqrt(r2);
+    }
+}
+
+// Neighbours of every vertex slot in one array (compressed rows), so that growth reads 4 bytes
+// per neighbour instead of walking quad-edge records.
+struct Adjacency {
+    std::vector<std::uint32_t> first; // neighbours of v: neighbors[first[v] .. first[v + 1])
+    std::vector<std::uint32_t> neighbors;
+};
+
+// Two passes over the quad-edges in slot order, which read the mesh sequentially (walking each
+// vertex's ring instead costs three times as much): the first counts neighbours into first[v],
+// the second fills each row backwards so that first[v] ends at its start.
+Adjacency adjacency(const Mesh& m) {
+    const std::uint32_t slots = m.vertex_slots();
+    Adjacency a;
+    a.first.assign(std::size_t{slots} + 1, 0);
+    for (const Edge e : m.edges()) {
+        ++a.first[e.origin(m).index()];
+        ++a.first[e.dest(m).index()];
+    }
+    std::uint32_t total = 0;
+    for (std::uint32_t v = 0; v < slots; ++v)
+        a.first[v] = total += a.first[v];
+    a.first[slots] = total;
+    a.neighbors.resize(total);
+    for (const Edge e : m.edges()) {
+        const std::uint32_t o = e.origin(m).index(), d = e.dest(m).index();
+        a.neighbors[--a.first[o]] = d;
+        a.neighbors[--a.first[d]] = o;
+    }
+    return a;
+}
+
+// A hint to bring *p into the cache; no effect where the compiler has no such builtin.
+inline void prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+    __builtin_prefetch(p);
+#else
+    (void)p;
+#endif
+}
+
+// Plate of each vertex slot while growing, -1 while free: 16 bits keep the array of a million
+// vertices in the L2 cache, which the random reads of the growth need (count is at most 1000).
+using Plate_index = std::int16_t;
+using Plate_array = std::vector<Plate_index>;
+
+// Longest wait of a claimed vertex, in rounds; the cap only cuts a tail of irregularity^63.
+constexpr std::size_t max_delay = 62;
+
+// Raw draws below waits[d] have probability irregularity^d, so one draw gives the whole
+// geometric wait (a coin per round would cost ten draws per vertex at 0.9). Products of doubles
+// are correctly rounded, so the table is the same everywhere.
+using Wait_table = std::array<std::uint64_t, max_delay + 1>;
+
+Wait_table wait_table(double irregularity) {
+    Wait_table waits{};
+    double p = 1;
+    for (std::size_t d = 1; d <= max_delay; ++d) {
+        // Kept below 1 so that the product stays below 2^64 even for irregularity 1.
+        p = std::min(p * irregularity, 0x1.fffffffffffffp-1);
+        waits[d] = static_cast<std::uint64_t>(p * 0x1.0p64);
+    }
+    return waits;
+}
+
+struct Growth {
+    Engine& engine;
+    const Adjacency& adjacency;
+    Plate_array& plate;
+    double irregularity;
+    Wait_table waits;
+    const std::vector<std::uint8_t>& slowness; // extra rounds a vertex waits, per slot
+    const Progress& progress;
+    std::string_view module;
+};
+
+// Extra rounds each vertex waits when claimed: up to `meander` where a low-frequency noise
+// field is high, 0 where it is negative. Fronts crossing slow terrain fall behind, so plates
+// bend around it.
+std::vector<std::uint8_t> slowness_of(const Mesh& m,
+                                      const Layer<glm::vec3, Layer_type::vertex>& position,
+                                      int meander, std::uint64_t seed) {
+    std::vector<std::uint8_t> slowness(m.vertex_slots(), 0);
+    if (meander == 0) return slowness;
+    const Fractal_noise noise({seed, 3, 2.5, 2.0, 0.5});
+    for (const Vertex v : m.vertices()) {
+        const glm::dvec3 p(position[v]);
+        const double n = noise(p / std::sqrt(glm::dot(p, p)));
+        slowness[v.index()] = static_cast<std::uint8_t>(std::clamp(2.5 * n, 0.0, 1.0) * meander);
+    }
+    return slowness;
+}
+
+// Rounds of growth from the seeds (see Plates_module): the vertices due in a round are shuffled,
+// then each claims its free neighbours, which become due after a random wait. Each vertex is
+// handled once, so the cost is O(vertices + edges) whatever the irregularity.
+void grow(const Growth& g, std::vector<std::uint32_t> seeds, std::size_t live) {
+    // due[r % size] holds the vertices that claim their neighbours in round r.
+    std::array<std::vector<std::uint32_t>, max_delay + 2> due;
+    std::size_t waiting = seeds.size();
+    std::size_t assigned = seeds.size();
+    due[0] = std::move(seeds);
+    const std::size_t report_step = std::max<std::size_t>(live / 50, 1);
+    std::size_t next_report = report_step;
+    for (std::size_t round = 0; waiting > 0; ++round) {
+        std::vector<std::uint32_t>& now = due[round % due.size()];
+        shuffle(now, g.engine);
+        const std::size_t size = now.size();
+        for (std::size_t k = 0; k < size; ++k) {
+            // The shuffled order scatters reads over the whole mesh, so fetch what the coming
+            // vertices need in stages (their rows, then their neighbours' plates) ahead of
+            // use; this about halves the time of a million-vertex growth.
+            if (k + 16 < size) prefetch(&g.adjacency.first[now[k + 16]]);
+            if (k + 8 < size) prefetch(&g.adjacency.neighbors[g.adjacency.first[now[k + 8]]]);
+            if (k + 4 < size) {
+                const std::uint32_t u = now[k + 4];
+                for (std::uint32_t i = g.adjacency.first[u]; i < g.adjacency.first[u + 1]; ++i)
+                    prefetch(&g.plate[g.adjacency.neighbors[i]]);
+            }
+            const std::uint32_t v = now[k];
+            const Plate_index p = g.plate[v];
+            for (std::uint32_t i = g.adjacency.first[v]; i < g.adjacency.first[v + 1]; ++i) {
+                const std::uint32_t n = g.adjacency.neighbors[i];
+                if (g.plate[n] >= 0) continue;
+                g.plate[n] = p;
+                std::size_t delay = 0;
+                if (g.irregularity > 0) {
+                    const std::uint64_t r = g.engine();
+                    while (delay < max_delay && r < g.waits[delay + 1])
+                        ++delay;
+                }
+                delay = std::min(max_delay, delay + g.slowness[n]);
+                due[(round + 1 + delay) % due.size()].push_back(n);
+                ++waiting;
+                ++assigned;
+            }
+        }
+        waiting -= now.size();
+        now.clear();
+        if (assigned >= next_report) {
+            g.progress.report(g.module, 0.05 + 0.65 * double(assigned) / double(live));
+            next_report = assigned + report_step;
+        }
+    }
+}
+
+// Gives every vertex no seed reached one plate per connected component, drawn at random.
+void adopt_unreached(const Mesh& m, const Adjacency& a, Plate_array& plate, std::size_t plate_count,
+                     Engine& engine) {
+    std::vector<std::uint32_t> stack;
+    for (const Vertex v : m.vertices()) {
+        if (plate[v.index()] >= 0) continue;
+        const auto p = static_cast<Plate_index>(draw_below(engine, plate_count));
+        plate[v.index()] = p;
+        stack.push_back(v.index());
+        while (!stack.empty()) {
+            const std::uint32_t u = stack.back();
+            stack.pop_back();
+            for (std::uint32_t i = a.first[u]; i < a.first[u + 1]; ++i) {
+                const std::uint32_t n = a.neighbors[i];
+                if (plate[n] >= 0) continue;
+                plate[n] = p;
+                stack.push_back(n);
+            }
+        }
+    }
+}
+
+// Surface of each plate: a third of each face's planar area per corner, or vertex counts when
+// that gives no usable total (no faces, or positions that are not finite).
+std::vector<double> plate_areas(const Mesh& m, const Layer<glm::vec3, Layer_type::vertex>& position,
+                                const Plate_array& plate, std::size_t plate_count) {
+    std::vector<double> area(plate_count, 0.0);
+    double total = 0;
+    for (const Face f : m.faces()) {
+        const Edge e = f.edge(m);
+        const Vertex a = e.origin(m), b = e.dest(m), c = e.left_next(m).dest(m);
+        const glm::dvec3 pa(position[a]);
+        const double third =
+            glm::length(glm::cross(glm::dvec3(position[b]) - pa, glm::dvec3(position[c]) - pa)) / 6;
+        for (const Vertex v : {a, b, c})
+            area[static_cast<std::size_t>(plate[v.index()])] += third;
+        total += 3 * third;
+    }
+    if (std::isfinite(total) && total > 0) return area;
+    std::fill(area.begin(), area.end(), 0.0);
+    for (const Vertex v : m.vertices())
+        area[static_cast<std::size_t>(plate[v.index()])] += 1;
+    return area;
+}
+
+std::string plates_where() { return "Dict layer '" + std::string(plates_dict_name) + "'"; }
+
+double number_field(const Dict& d, std::string_view key, const std::string& where) {
+    const Dict_value* v = d.find(key);
+    if (!v) throw std::runtime_error(where + ": missing '" + std::string(key) + "'");
+    if (v->is<double>()) return v->as<double>();
+    if (v->is<std::int64_t>()) return static_cast<double>(v->as<std::int64_t>());
+    throw std::runtime_error(where + ": '" + std::string(key) + "' is " +
+                             std::string(v->kind_name()) + ", not a number");
+}
+
+Plate read_plate(const Dict_value& value, std::size_t index) {
+    const std::string where = plates_where() + ", plate " + std::to_string(index);
+    if (!value.is<Dict>())
+        throw std::runtime_error(where + ": is " + std::string(value.kind_name()) + ", not a dict");
+    const Dict& d = value.as<Dict>();
+    Plate plate;
+    const Dict_value* type = d.find("type");
+    if (!type || !type->is<std::string>() ||
+        (type->as<std::string>() != "continental" && type->as<std::string>() != "oceanic"))
+        throw std::runtime_error(where + ": 'type' must be the string \"continental\" or " +
+                                 "\"oceanic\"");
+    plate.continental = type->as<std::string>() == "continental";
+    const Dict_value* axis = d.find("axis");
+    if (!axis || !axis->is<glm::dvec3>())
+        throw std::runtime_error(where + ": 'axis' must be a vec3");
+    const double length = glm::length(axis->as<glm::dvec3>());
+    if (!std::isfinite(length) || length == 0)
+        throw std::runtime_error(where + ": 'axis' must be finite and not zero");
+    plate.axis = axis->as<glm::dvec3>() / length;
+    plate.angular_speed = number_field(d, "angular_speed", where);
+    if (!std::isfinite(plate.angular_speed))
+        throw std::runtime_error(where + ": 'angular_speed' must be finite");
+    plate.density = number_field(d, "density", where);
+    if (!std::isfinite(plate.density) || plate.density <= 0)
+        throw std::runtime_error(where + ": 'density' must be finite and positive");
+    return plate;
+}
+
+Plate_boundary classify_edge(const Plate& a_plate, const Plate& b_plate, glm::dvec3 a, glm::dvec3 c,
+                             double transform_ratio) {
+    a = glm::normalize(a);
+    c = glm::normalize(c);
+    glm::dvec3 p = a + c;
+    const double p_length = glm::length(p);
+    // Coincident-direction or antipodal ends leave no direction across the boundary.
+    if (!(p_length > 0)) return Plate_boundary::transform;
+    p /= p_length;
+    glm::dvec3 n = (c - a) - glm::dot(c - a, p) * p;
+    const double n_length = glm::length(n);
+    if (!(n_length > 0)) return Plate_boundary::transform;
+    n /= n_length;
+    const glm::dvec3 v = b_plate.angular_speed * glm::cross(b_plate.axis, p) -
+                         a_plate.angular_speed * glm::cross(a_plate.axis, p);
+    const double normal = glm::dot(v, n);
+    const double tangential = std::abs(glm::dot(v, glm::cross(p, n)));
+    // Written so that NaN (positions that are not finite) also lands on transform.
+    if (!(std::abs(normal) > transform_ratio * tangential)) return Plate_boundary::transform;
+    if (normal > 0) return Plate_boundary::ridge;
+    if (a_plate.continental && b_plate.continental) return Plate_boundary::collision;
+    const bool origin_under = a_plate.continental == b_plate.continental
+                                  ? a_plate.density >= b_plate.density
+                                  : !a_plate.continental;
+    return origin_under ? Plate_boundary::subducting_origin : Plate_boundary::subducting_dest;
+}
+
+} // namespace
+
+std::vector<Plate> read_plates(const World& world) {
+    const Dict* d = world.layer(plates_dict_name);
+    if (!d)
+        throw std::runtime_error("the World has no " + plates_where() +
+                                 " (the 'plates' module writes it)");
+    const Dict_value* count = d->find("count");
+    if (!count || !count->is<std::int64_t>() || count->as<std::int64_t>() < 0)
+        throw std::runtime_error(plates_where() + ": 'count' must be a non-negative integer");
+    const Dict_value* array = d->find("plates");
+    if (!array || !array->is<Dict_array>())
+        throw std::runtime_error(plates_where() + ": 'plates' must be an array");
+    const Dict_array& values = array->as<Dict_array>();
+    if (static_cast<std::uint64_t>(count->as<std::int64_t>()) != values.size())
+        throw std::runtime_error(plates_where() + ": 'count' is " +
+                                 std::to_string(count->as<std::int64_t>()) + " but 'plates' has " +
+                                 std::to_string(values.size()) + " entries");
+    std::vector<Plate> plates;
+    plates.reserve(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        plates.push_back(read_plate(values[i], i));
+    return plates;
+}
+
+void write_plates(World& world, std::span<const Plate> plates) {
+    Dict_array values;
+    values.reserve(plates.size());
+    for (const Plate& p : plates) {
+        Dict d;
+        d.set("type", p.continental ? "continental" : "oceanic");
+        d.set("axis", p.axis);
+        d.set("angular_speed", p.angular_speed);
+        d.set("density", p.density);
+        values.emplace_back(std::move(d));
+    }
+    auto lock = world.lock_layer(plates_dict_name);
+    lock->set("count", static_cast<std::int64_t>(plates.size()));
+    lock->set("plates", std::move(values));
+}
+
+std::array<std::size_t, 6> classify_plate_boundaries(World& world, double transform_ratio) {
+    if (!std::isfinite(transform_ratio) || transform_ratio < 0)
+        throw std::runtime_error("classify_plate_boundaries: transform_ratio must be finite and "
+                                 "not negative, not " +
+                                 std::to_string(transform_ratio));
+    const auto* position = world.layer(position_layer);
+    if (!position) throw std::runtime_error("classify_plate_boundaries needs the 'position' layer");
+    const auto* plate_id = world.layer(plate_id_layer);
+    if (!plate_id) throw std::runtime_error("classify_plate_boundaries needs the 'plate_id' layer");
+    const std::vector<Plate> plates = read_plates(world);
+    const Mesh& m = world.mesh();
+
+    // Checked before anything is written, so that a refusal leaves the World as it was.
+    const auto plate_count = static_cast<std::int32_t>(plates.size());
+    for (const Vertex v : m.vertices()) {
+        const std::int32_t p = (*plate_id)[v];
+        if (v.edge(m).valid() && (p < 0 || p >= plate_count))
+            throw std::runtime_error("classify_plate_boundaries: vertex " + to_string(v) +
+                                     " has plate_id " + std::to_string(p) + ", outside [0, " +
+                                     std::to_string(plate_count) + ")");
+    }
+
+    std::array<std::size_t, 6> counts{};
+    auto [boundary] = world.lock_layer(plate_boundary_layer);
+    constexpr std::size_t chunk_size = Chunked_array<std::int32_t>::chunk_size;
+    for (std::size_t c = 0; c < boundary.layer().chunk_count(); ++c) {
+        const std::span<std::int32_t> values = boundary.chunk(c);
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            const Edge e{static_cast<std::uint32_t>(2 * (c * chunk_size + i))};
+            Plate_boundary kind = Plate_boundary::joined;
+            if (m.contains(e)) {
+                const Vertex a = e.origin(m), b = e.dest(m);
+                const std::int32_t pa = (*plate_id)[a], pb = (*plate_id)[b];
+                if (pa != pb)
+                    kind = classify_edge(
+                        plates[static_cast<std::size_t>(pa)], plates[static_cast<std::size_t>(pb)],
+                        glm::dvec3((*position)[a]), glm::dvec3((*position)[b]), transform_ratio);
+                ++counts[static_cast<std::size_t>(kind)];
+            }
+            values[i] = static_cast<std::int32_t>(kind);
+        }
+    }
+    return counts;
+}
+
+std::string_view Plates_module::description() const {
+    return "grows tectonic plates from random seeds with a shuffled frontier, gives them types "
+           "and rotations, and classifies the edges between them; reads 'position', writes "
+           "'plate_id' (vertex), 'plate_boundary' (primal edge) and the 'plates' Dict";
+}
+
+std::vector<Parameter> Plates_module::parameters() const {
+    return {
+        {"count", Parameter_kind::integer, std::int64_t(12), 2, 1000,
+         "number of plates; at most the number of vertices"},
+        {"continental_fraction", Parameter_kind::real, 0.35, 0.0, 1.0,
+         "share of the surface area on continental plates, met as closely as whole plates allow"},
+        {"max_speed", Parameter_kind::real, 0.017, 0.0, 1.0,
+         "largest angular speed of a plate, in radians per million years (0.017 is about 1 "
+         "degree, 11 cm/yr on Earth's equator)"},
+        {"irregularity", Parameter_kind::real, 0.5, 0.0, 0.9,
+         "chance, drawn again each round, that a newly claimed vertex waits one more round "
+         "before it claims its neighbours: 0 gives straight borders, higher values ragged ones"},
+        {"meander", Parameter_kind::integer, std::int64_t(8), 0, 16,
+         "most rounds a vertex in slow terrain (low-frequency noise) waits before it claims its "
+         "neighbours: plates grow unevenly, so borders bend at the scale of continents"},
+        {"transform_ratio", Parameter_kind::real, default_transform_ratio, 0.0, 1000.0,
+         "a boundary is a transform when its normal relative motion is at most this times its "
+         "tangential relative motion"},
+    };
+}
+
+Dict Plates_module::run(World& world, const Dict& params, const Progress& progress) const {
+    const auto* position = world.layer(position_layer);
+    if (!position) throw std::runtime_error("module 'plates' needs the 'position' layer");
+    const Mesh& mesh = world.mesh();
+    const std::size_t live = mesh.vertex_count();
+    if (live == 0) throw std::runtime_error("module 'plates' needs a mesh with vertices");
+    const std::int64_t given_count = params.at("count").as<std::int64_t>();
+    // Plate_index holds at most 32767 plates; parameters() allows 1000.
+    if (given_count < 1 || given_count > 1000)
+        throw std::runtime_error("module 'plates': count " + std::to_string(given_count) +
+                                 " is outside [1, 1000]");
+    const auto count = static_cast<std::size_t>(given_count);
+    if (count > live)
+        throw std::runtime_error("module 'plates': count " + std::to_string(count) +
+                                 " is more than the mesh's " + std::to_string(live) + " vertices");
+    const double continental_fraction = params.at("continental_fraction").as<double>();
+    const double max_speed = params.at("max_speed").as<double>();
+    const double irregularity = params.at("irregularity").as<double>();
+    const auto meander = static_cast<int>(params.at("meander").as<std::int64_t>());
+    const double transform_ratio = params.at("transform_ratio").as<double>();
+
+    const Adjacency graph = adjacency(mesh);
+    progress.report(name(), 0.05);
+
+    Plate_array plate(mesh.vertex_slots(), -1);
+    std::vector<Plate> plates(count);
+    {
+        auto random = world.lock_random();
+        Engine& engine = *random;
+
+        std::vector<std::uint32_t> frontier;
+        frontier.reserve(live);
+        for (const Vertex v : mesh.vertices())
+            frontier.push_back(v.index());
+        for (std::size_t i = 0; i < count; ++i) {
+            std::swap(frontier[i], frontier[i + draw_below(engine, live - i)]);
+            plate[frontier[i]] = static_cast<Plate_index>(i);
+        }
+        frontier.resize(count);
+        const std::vector<std::uint8_t> slowness = slowness_of(mesh, *position, meander, engine());
+        grow({engine, graph, plate, irregularity, wait_table(irregularity), slowness, progress,
+              name()},
+             std::move(frontier), live);
+        adopt_unreached(mesh, graph, plate, count, engine);
+
+        const std::vector<double> area = plate_areas(mesh, *position, plate, count);
+        double total = 0;
+        for (const double a : area)
+            total += a;
+        std::vector<std::size_t> order(count);
+        for (std::size_t i = 0; i < count; ++i)
+            order[i] = i;
+        shuffle(order, engine);
+        const double target = continental_fraction * total;
+        double continental = 0;
+        for (const std::size_t k : order) {
+            // Taking the plate moves the sum closer to the target exactly when half of it fits.
+            if (continental + area[k] / 2 < target) {
+                plates[k].continental = true;
+                continental += area[k];
+            }
+        }
+        for (Plate& p : plates) {
+            p.axis = draw_axis(engine);
+            p.angular_speed = draw_unit(engine) * max_speed;
+            p.density = (p.continental ? 2.6 : 2.9) + 0.2 * draw_unit(engine);
+        }
+    }
+    progress.report(name(), 0.75);
+
+    {
+        auto [ids] = world.lock_layer(plate_id_layer);
+        constexpr std::size_t chunk_size = Chunked_array<std::int32_t>::chunk_size;
+        for (std::size_t c = 0; c < ids.layer().chunk_count(); ++c) {
+            const std::span<std::int32_t> values = ids.chunk(c);
+            std::copy_n(plate.begin() + static_cast<std::ptrdiff_t>(c * chunk_size), values.size(),
+                        values.begin());
+        }
+    }
+    write_plates(world, plates);
+    progress.report(name(), 0.8);
+    const auto counts = classify_plate_boundaries(world, transform_ratio);
+
+    const auto kind = [&](Plate_boundary b) {
+        return static_cast<std::int64_t>(counts[static_cast<std::size_t>(b)]);
+    };
+    Dict report;
+    report.set("plates", static_cast<std::int64_t>(count));
+    report.set("ridge", kind(Plate_boundary::ridge));
+    report.set("subduction",
+               kind(Plate_boundary::subducting_origin) + kind(Plate_boundary::subducting_dest));
+    report.set("transform", kind(Plate_boundary::transform));
+    report.set("collision", kind(Plate_boundary::collision));
+    return report;
+}
+
+std::string_view Plate_boundaries_module::description() const {
+    return "classifies the edges between plates again after mesh edits; reads 'position', "
+           "'plate_id' and the 'plates' Dict, writes 'plate_boundary'";
+}
+
+std::vector<Parameter> Plate_boundaries_module::parameters() const {
+    return {{"transform_ratio", Parameter_kind::real, default_transform_ratio, 0.0, 1000.0,
+             "a boundary is a transform when its normal relative motion is at most this times "
+             "its tangential relative motion"}};
+}
+
+Dict Plate_boundaries_module::run(World& world, const Dict& params, const Progress&) const {
+    const auto counts = classify_plate_boundaries(world, params.at("transform_ratio").as<double>());
+    const auto count = [&](Plate_boundary kind) {
+        return static_cast<std::int64_t>(counts[static_cast<std::size_t>(kind)]);
+    };
+    Dict report;
+    report.set("ridge", count(Plate_boundary::ridge));
+    report.set("subduction",
+               count(Plate_boundary::subducting_origin) + count(Plate_boundary::subducting_dest));
+    report.set("transform", count(Plate_boundary::transform));
+    report.set("collision", count(Plate_boundary::collision));
+    return report;
+}
+
+} // namespace orbis::gen

@@ -1,0 +1,232 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/gen/refine_module.hpp"
+
+#include "orbis/core/interpolation.hpp"
+#include "orbis/core/world.hpp"
+#include "orbis/gen/delaunay_module.hpp"
+#include "orbis/gen/sphere_predicates.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <stdexcept>
+
+namespace orbis::gen {
+
+namespace {
+
+using Float_layer = Layer<float, Layer_type::vertex>;
+
+struct Settings {
+    std::string layer;
+    float band_min, band_max;
+    double split_length, collapse_length;
+    std::int64_t passes, max_vertices;
+};
+
+struct Counts {
+    std::int64_t splits = 0, collapses = 0, refused = 0, folding = 0, flips = 0;
+};
+
+const Float_layer& float_layer(const World& world, const std::string& name) {
+    const Layer_base* base = world.find_layer(name);
+    const auto* layer = dynamic_cast<const Float_layer*>(base);
+    if (!layer)
+        throw std::runtime_error(
+            "module 'refine' needs a float vertex layer '" + name + "'" +
+            (base ? std::string(", not a ") + std::string(base->value_name()) + " layer"
+                  : std::string()));
+    return *layer;
+}
+
+const Layer<glm::vec3, Layer_type::vertex>& positions_of(const World& world) {
+    const auto* layer = world.layer(position_layer);
+    if (!layer) throw std::runtime_error("module 'refine' needs the 'position' layer");
+    return *layer;
+}
+
+double arc_length(const glm::vec3& a, const glm::vec3& b, double radius) {
+    const glm::dvec3 p(a), q(b);
+    return radius * std::atan2(glm::length(glm::cross(p, q)), glm::dot(p, q));
+}
+
+// One pass of splits. Returns the vertices it created.
+std::vector<Vertex> split_pass(World& world, Mesh_lock& lock, const Settings& s, double radius,
+                               Counts& counts) {
+    std::vector<Edge> long_edges;
+    {
+        const auto& position = positions_of(world);
+        const auto& value = float_layer(world, s.layer);
+        const auto in_band = [&](Vertex v) {
+            const float x = value[v];
+            return x >= s.band_min && x <= s.band_max;
+        };
+        const Mesh& m = *lock;
+        for (const Edge e : m.edges()) {
+            const Vertex a = e.origin(m), b = e.dest(m);
+            if ((in_band(a) || in_band(b)) &&
+                arc_length(position[a], position[b], radius) > s.split_length)
+                long_edges.push_back(e);
+        }
+    }
+    std::vector<Vertex> created;
+    for (const Edge e : long_edges) {
+        if (std::int64_t(lock->vertex_count()) >= s.max_vertices) break;
+        Edge out;
+        if (lock.try_split(e, 0.5f, &out)) {
+            ++counts.refused;
+            continue;
+        }
+        ++counts.splits;
+        created.push_back(out.origin(*lock));
+    }
+    return created;
+}
+
+// True when moving a and b to `target` keeps every surviving face around them counterclockwise.
+bool collapse_keeps_orientation(const Mesh& m, const std::vector<glm::vec3>& p, Edge e,
+                                const glm::vec3& target) {
+    const Vertex a = e.origin(m), b = e.dest(m);
+    for (const Vertex v : {a, b}) {
+        for (const Edge out : v.edges(m)) {
+            const Face f = out.left(m);
+            if (!f.valid() || f == e.left(m) || f == e.sym().left(m)) continue;
+            const Vertex u = out.dest(m), w = out.left_prev(m).origin(m);
+            const auto at = [&](Vertex x) { return x == a || x == b ? target : p[x.index()]; };
+            if (orientation_on_sphere(at(v), at(u), at(w)) <= 0) return false;
+        }
+    }
+    return true;
+}
+
+// One pass of collapses. Returns the surviving vertices.
+std::vector<Vertex> collapse_pass(World& world, Mesh_lock& lock, const Settings& s, double radius,
+                                  Counts& counts) {
+    std::vector<glm::vec3> p;
+    std::vector<char> busy; // in the band, next to it, or already part of a collapse this pass
+    std::vector<Edge> short_edges;
+    {
+        const auto& position = positions_of(world);
+        const auto& value = float_layer(world, s.layer);
+        const Mesh& m = *lock;
+        p.assign(position.begin(), position.end());
+        busy.assign(m.vertex_slots(), 0);
+        for (const Vertex v : m.vertices()) {
+            const float x = value[v];
+            if (x < s.band_min || x > s.band_max) continue;
+            busy[v.index()] = 1;
+            for (const Vertex n : v.neighbors(m))
+                busy[n.index()] = 1;
+        }
+        for (const Edge e : m.edges()) {
+            const Vertex a = e.origin(m), b = e.dest(m);
+            if (!busy[a.index()] && !busy[b.index()] &&
+                arc_length(p[a.index()], p[b.index()], radius) < s.collapse_length)
+                short_edges.push_back(e);
+        }
+    }
+    std::vector<Vertex> survivors;
+    for (const Edge e : short_edges) {
+        const Mesh& m = *lock;
+        if (!m.contains(e)) continue;
+        const Vertex a = e.origin(m), b = e.dest(m);
+        if (busy[a.index()] || busy[b.index()]) continue;
+        const glm::vec3 target = orbis::detail::slerp_value(p[a.index()], p[b.index()], 0.5f);
+        if (!collapse_keeps_orientation(m, p, e, target)) {
+            ++counts.folding;
+            continue;
+        }
+        if (lock.try_collapse(e, 0.5f)) {
+            ++counts.refused;
+            continue;
+        }
+        ++counts.collapses;
+        busy[a.index()] = busy[b.index()] = 1;
+        p[a.index()] = target;
+        for (const Vertex n : a.neighbors(*lock))
+            busy[n.index()] = 1;
+        survivors.push_back(a);
+    }
+    return survivors;
+}
+
+void restore_delaunay(World& world, Mesh_lock& lock, const std::vector<Vertex>& changed,
+                      Counts& counts) {
+    const auto& position = positions_of(world);
+    const std::vector<glm::vec3> p(position.begin(), position.end());
+    std::vector<Edge> edges;
+    const Mesh& m = *lock;
+    for (const Vertex v : changed) {
+        if (!m.contains(v)) continue;
+        for (const Edge e : v.edges(m)) {
+            edges.push_back(e);
+            edges.push_back(e.left_next(m));
+        }
+    }
+    counts.flips += std::int64_t(lawson_flips(lock, p, std::move(edges)).flips);
+}
+
+} // namespace
+
+std::string_view Refine_module::description() const {
+    return "adaptive resolution: splits long edges where a vertex layer lies in a band (land and "
+           "coasts by default), collapses short edges elsewhere, keeps the mesh Delaunay; reads "
+           "'position' and the layer, changes the mesh (layers follow)";
+}
+
+std::vector<Parameter> Refine_module::parameters() const {
+    return {
+        {"layer", Parameter_kind::string, "elevation", 0, 0,
+         "float vertex layer that decides where to refine"},
+        {"band_min", Parameter_kind::real, -500.0, -1e30, 1e30,
+         "refine where the layer is at least this"},
+        {"band_max", Parameter_kind::real, 9000.0, -1e30, 1e30,
+         "refine where the layer is at most this"},
+        {"split_length", Parameter_kind::real, 20.0, 1e-6, 1e9,
+         "split edges longer than this (km) in the band"},
+        {"collapse_length", Parameter_kind::real, 30.0, 0.0, 1e9,
+         "collapse edges shorter than this (km) away from the band"},
+        {"passes", Parameter_kind::integer, std::int64_t(1), 1, 100, "split-collapse rounds"},
+        {"max_vertices", Parameter_kind::integer, std::int64_t(20'000'000), 4, 100'000'000,
+         "stop splitting at this many vertices"},
+    };
+}
+
+Dict Refine_module::run(World& world, const Dict& params, const Progress& progress) const {
+    const Settings s{
+        params.at("layer").as<std::string>(),        float(params.at("band_min").as<double>()),
+        float(params.at("band_max").as<double>()),   params.at("split_length").as<double>(),
+        params.at("collapse_length").as<double>(),   params.at("passes").as<std::int64_t>(),
+        params.at("max_vertices").as<std::int64_t>()};
+    float_layer(world, s.layer);
+    const auto& position = positions_of(world);
+    double radius = 0;
+    for (const Vertex v : world.mesh().vertices()) {
+        radius = glm::length(glm::dvec3(position[v]));
+        break;
+    }
+    if (radius == 0) throw std::runtime_error("module 'refine' needs a mesh with positions");
+
+    Counts counts;
+    for (std::int64_t pass = 0; pass < s.passes; ++pass) {
+        const double done = double(pass) / double(s.passes);
+        const double step = 1.0 / double(s.passes);
+        progress.report(name(), done);
+        auto lock = world.lock_mesh();
+        std::vector<Vertex> changed = split_pass(world, lock, s, radius, counts);
+        progress.report(name(), done + step / 3);
+        const auto survivors = collapse_pass(world, lock, s, radius, counts);
+        changed.insert(changed.end(), survivors.begin(), survivors.end());
+        progress.report(name(), done + 2 * step / 3);
+        restore_delaunay(world, lock, changed, counts);
+    }
+    Dict report;
+    report.set("splits", counts.splits);
+    report.set("collapses", counts.collapses);
+    report.set("refused", counts.refused);
+    report.set("folding", counts.folding);
+    report.set("flips", counts.flips);
+    report.set("vertices", std::int64_t(world.mesh().vertex_count()));
+    return report;
+}
+
+} // namespace orbis::gen

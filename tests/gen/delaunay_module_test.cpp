@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+// The delaunay module: after vertices move, Lawson flips give the exact Delaunay triangulation
+// of the moved points, with layers following the flips.
+#include <orbis/gen/delaunay_module.hpp>
+#include <orbis/gen/module.hpp>
+#include <orbis/gen/sphere.hpp>
+#include <orbis/gen/sphere_delaunay.hpp>
+#include <orbis/gen/sphere_predicates.hpp>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <random>
+
+#include <glm/geometric.hpp>
+
+namespace {
+
+using namespace orbis;
+using namespace orbis::gen;
+
+std::vector<glm::vec3> positions_of(const World& world) {
+    const auto* layer = world.layer(position_layer);
+    return {layer->begin(), layer->end()};
+}
+
+// Moves every vertex by up to `fraction` of the mean edge length in a random tangent direction.
+void jiggle(World& world, float fraction, std::uint64_t seed) {
+    const float step = fraction * std::sqrt(4.f * 3.14159f / float(world.mesh().vertex_count()));
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> u(-1.f, 1.f);
+    auto [position] = world.lock_layer(position_layer);
+    for (const Vertex v : world.mesh().vertices()) {
+        const glm::vec3 p = position[v];
+        const glm::vec3 q = glm::normalize(p + step * glm::vec3(u(rng), u(rng), u(rng)));
+        position[v] = q;
+    }
+}
+
+using Triangle = std::array<std::uint32_t, 3>;
+
+std::vector<Triangle> canonical(std::vector<Triangle> tris) {
+    for (auto& t : tris)
+        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
+    std::sort(tris.begin(), tris.end());
+    return tris;
+}
+
+std::vector<Triangle> faces_of(const Mesh& m) {
+    std::vector<Triangle> tris;
+    for (const Face f : m.faces()) {
+        Triangle t{};
+        int i = 0;
+        for (const Vertex v : f.vertices(m))
+            t[std::size_t(i++)] = v.index();
+        tris.push_back(t);
+    }
+    return tris;
+}
+
+std::size_t folded_faces(const World& world) {
+    const auto p = positions_of(world);
+    const Mesh& m = world.mesh();
+    std::size_t folded = 0;
+    for (const Face f : m.faces()) {
+        std::array<glm::vec3, 3> c;
+        int i = 0;
+        for (const Vertex v : f.vertices(m))
+            c[std::size_t(i++)] = p[v.index()];
+        folded += orientation_on_sphere(c[0], c[1], c[2]) <= 0;
+    }
+    return folded;
+}
+
+class DelaunayModuleMoved : public testing::TestWithParam<float> {};
+
+// Thin triangles of a perturbed lattice fold already when vertices move by a tenth of an edge.
+TEST_P(DelaunayModuleMoved, RestoresTheDelaunayTriangulationOfMovedPoints) {
+    World world = make_sphere_world({.count = 20000, .perturbation = 0.5f, .seed = 4});
+    jiggle(world, GetParam(), 1);
+    ASSERT_GT(folded_faces(world), 100u);
+    ASSERT_GT(count_non_delaunay_edges(world.mesh(), positions_of(world)), 100u);
+    const Dict report = run_module(world, Delaunay_module{}, {});
+    EXPECT_GT(report.at("flips").as<std::int64_t>(), 100);
+    EXPECT_EQ(report.at("non_delaunay"), Dict_value(std::int64_t(0)));
+    ASSERT_EQ(world.mesh().validate(), std::nullopt);
+    const auto p = positions_of(world);
+    EXPECT_EQ(count_non_delaunay_edges(world.mesh(), p), 0u);
+    EXPECT_EQ(folded_faces(world), 0u);
+    EXPECT_EQ(canonical(faces_of(world.mesh())), canonical(delaunay_on_sphere(p).triangles));
+}
+
+INSTANTIATE_TEST_SUITE_P(Distance, DelaunayModuleMoved, testing::Values(0.1f, 0.3f, 0.6f, 1.f));
+
+TEST(DelaunayModule, SmallMovesAreRepairedByFlipsAlone) {
+    World world = make_sphere_world({.count = 20000, .perturbation = 0.5f, .seed = 4});
+    constexpr auto tag = Layer_info<std::int32_t, Layer_type::face>("tag").initial(-1);
+    {
+        auto [t] = world.lock_layer(tag);
+        for (const Face f : world.mesh().faces())
+            t[f] = 1;
+    }
+    jiggle(world, 0.01f, 2);
+    const Dict report = run_module(world, Delaunay_module{}, {});
+    EXPECT_GT(report.at("flips").as<std::int64_t>(), 0);
+    EXPECT_EQ(report.at("rebuilt"), Dict_value(false));
+    EXPECT_EQ(count_non_delaunay_edges(world.mesh(), positions_of(world)), 0u);
+    EXPECT_EQ(*world.layer(tag)->begin(), 1);
+}
+
+TEST(DelaunayModule, DelaunayMeshNeedsNoFlips) {
+    World world = make_sphere_world({.count = 5000, .perturbation = 0.3f, .seed = 2});
+    const World before = world.deep_copy();
+    const Dict report = run_module(world, Delaunay_module{}, {});
+    EXPECT_EQ(report.at("flips"), Dict_value(std::int64_t(0)));
+    EXPECT_TRUE(world == before);
+}
+
+TEST(DelaunayModule, FaceLayersFollowTheFlips) {
+    World world = make_sphere_world({.count = 3000, .perturbation = 0.5f, .seed = 8});
+    constexpr auto tag =
+        Layer_info<std::int32_t, Layer_type::face>("tag").initial(-1).on_mesh_change(
+            On_mesh_change::reset_affected);
+    {
+        auto [t] = world.lock_layer(tag);
+        for (const Face f : world.mesh().faces())
+            t[f] = 1;
+    }
+    jiggle(world, 0.01f, 3);
+    const Dict report = run_module(world, Delaunay_module{}, {});
+    ASSERT_EQ(report.at("rebuilt"), Dict_value(false));
+    const auto flips = report.at("flips").as<std::int64_t>();
+    ASSERT_GT(flips, 0);
+    std::int64_t reset = 0;
+    for (const Face f : world.mesh().faces())
+        reset += (*world.layer(tag))[f] == -1;
+    EXPECT_GT(reset, 0);
+    EXPECT_LE(reset, 2 * flips);
+}
+
+TEST(DelaunayModule, RefusesAWorldWithoutPositions) {
+    World world;
+    world.lock_mesh().assign(make_sphere({.count = 10}).mesh);
+    EXPECT_THROW(run_module(world, Delaunay_module{}, {}), std::runtime_error);
+}
+
+} // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/fibonacci_sphere.hpp"
 
+#include "orbis/gen/splitmix64.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <numbers>
@@ -8,31 +10,6 @@
 #include <string>
 
 namespace orbis::gen {
-
-namespace {
-
-/// splitmix64: enough quality for index offsets, and trivially portable and reproducible.
-class Splitmix64 {
-public:
-    explicit Splitmix64(std::uint64_t seed)
-        : state_(seed) {}
-
-    std::uint64_t next() {
-        state_ += 0x9e3779b97f4a7c15ull;
-        std::uint64_t z = state_;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-
-    /// Uniform in [0, 1) with 53 random bits.
-    double next_unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
-
-private:
-    std::uint64_t state_;
-};
-
-} // namespace
 
 std::vector<glm::vec3> fibonacci_points(const Fibonacci_params& params) {
     if (params.count < 4) {
@@ -54,7 +31,7 @@ std::vector<glm::vec3> fibonacci_points(const Fibonacci_params& params) {
     const double perturbation = params.perturbation;
     // The product below can round up to `perturbation` itself; the interval is half-open.
     const double largest_offset = std::nextafter(perturbation, 0.0);
-    Splitmix64 random(params.seed);
+    detail::Splitmix64 random(params.seed);
 
     std::vector<glm::vec3> points(params.count);
     for (std::uint32_t i = 0; i < params.count; ++i) {

@@ -2,6 +2,8 @@
 // Seeded 3D gradient noise and its fractal sum (fBm), identical on every platform.
 #include "orbis/gen/noise.hpp"
 
+#include "orbis/gen/splitmix64.hpp"
+
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -12,44 +14,6 @@
 namespace orbis::gen {
 
 namespace {
-
-/// splitmix64: tiny, fully specified and good enough to shuffle 256 entries and pick rotations.
-class Splitmix64 {
-public:
-    explicit Splitmix64(std::uint64_t seed)
-        : state_(seed) {}
-
-    std::uint64_t next() {
-        state_ += 0x9e3779b97f4a7c15ull;
-        std::uint64_t z = state_;
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-
-    /// Uniform in [0, bound) without bias (Lemire's multiply-and-reject on 32 bits); bound >= 1.
-    std::uint32_t next_below(std::uint32_t bound) {
-        std::uint64_t product = (next() >> 32) * bound;
-        auto low = static_cast<std::uint32_t>(product);
-        if (low < bound) {
-            const std::uint32_t threshold = static_cast<std::uint32_t>(-bound) % bound;
-            while (low < threshold) {
-                product = (next() >> 32) * bound;
-                low = static_cast<std::uint32_t>(product);
-            }
-        }
-        return static_cast<std::uint32_t>(product >> 32);
-    }
-
-    /// Uniform in [0, 1) with 53 random bits; exact, so no rounding can differ between platforms.
-    double next_unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
-
-    /// Uniform integer in [-64, 63]: the top 7 bits, so no bias.
-    int next_small() { return static_cast<int>(next() >> 57) - 64; }
-
-private:
-    std::uint64_t state_;
-};
 
 /// Largest |sum| any choice of edge gradients reaches inside a cell, rounded up from
 /// 1.0363538112118 (an exhaustive search of the cell, maximising every corner's term
@@ -120,7 +84,7 @@ inline Axis split(double x) {
 Gradient_noise::Gradient_noise(std::uint64_t seed) {
     std::array<std::uint16_t, 256> table{};
     std::iota(table.begin(), table.end(), std::uint16_t{0});
-    Splitmix64 random(seed);
+    detail::Splitmix64 random(seed);
     for (std::uint32_t i = 255; i > 0; --i) {
         const std::uint32_t j = random.next_below(i + 1);
         std::swap(table[i], table[j]);
@@ -176,7 +140,7 @@ Fractal_noise::Fractal_noise(const Noise_params& params)
     }
 
     // A stream separate from the permutation's, so rotations are not correlated with the table.
-    Splitmix64 random(params.seed ^ 0x6a09e667f3bcc909ull);
+    detail::Splitmix64 random(params.seed ^ 0x6a09e667f3bcc909ull);
     double frequency = params.frequency;
     double amplitude = 1.0;
     double amplitude_sum = 0.0;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 namespace orbis {
@@ -18,6 +19,37 @@ std::string words(const Parts&... parts) {
 } // namespace
 
 std::optional<std::string> Mesh::validate() const {
+    if (auto problem = validate_elements()) return problem;
+    // The link checks and the ring and face checks read the mesh independently (each guards
+    // its own reads, so neither relies on the other having passed), so on large meshes they run
+    // side by side; the links' verdict comes first either way, as in a sequential run.
+    constexpr std::uint32_t parallel_from = 1u << 16;
+    std::size_t with_face = 0;         // live primal edges with a face on their left
+    std::vector<std::uint8_t> on_face; // per edge slot: on the boundary of the face on its left
+    std::optional<std::string> links, rings;
+    if (edge_slots() < parallel_from) {
+        links = validate_links(with_face);
+        if (!links) rings = validate_rings_and_faces(on_face);
+    } else {
+        std::thread other([&] { rings = validate_rings_and_faces(on_face); });
+        links = validate_links(with_face);
+        other.join();
+    }
+    if (links) return links;
+    if (rings) return rings;
+    // Every face marked its three edges, each with the face on its left, so the marked edges
+    // are among those with a face; equal counts mean no edge has a face it does not bound.
+    if (with_face != 3 * face_count_) {
+        for (std::uint32_t i = 0; i < edge_slots(); ++i) {
+            const Edge e{i};
+            if (!on_face[i] && contains(e) && e.left(*this).valid())
+                return words(e, " has ", e.left(*this), " on its left but is not on its boundary");
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::string> Mesh::validate_elements() const {
     const std::uint32_t slots = edge_slots();
 
     // Elements, counts and free lists.
@@ -64,7 +96,11 @@ std::optional<std::string> Mesh::validate() const {
         if (free_quads_.size() != slots / 2 - live_quads)
             return "a deleted quad-edge is missing from the free list";
     }
+    return std::nullopt;
+}
 
+std::optional<std::string> Mesh::validate_links(std::size_t& with_face) const {
+    const std::uint32_t slots = edge_slots();
     // Primal rings: origins, links, and the dual rings that must follow them.
     std::vector<std::uint8_t> predecessors(slots, 0);
     for (std::uint32_t i = 0; i < slots; ++i) {
@@ -79,10 +115,21 @@ std::optional<std::string> Mesh::validate() const {
             return words("origin_next of ", p, " starts at ", x.origin(*this), ", not at ", o);
         if (predecessors[x.index()]++) return words(x, " follows two edges in its origin ring");
         if (x.origin_prev(*this) != p) return words("origin_prev of ", x, " is not ", p);
-        if (p.left(*this) != x.right(*this))
-            return words("the wedge between ", p, " and ", x, " has two faces, ", p.left(*this),
-                         " and ", x.right(*this));
+        const Face left = p.left(*this);
+        if (left != x.right(*this))
+            return words("the wedge between ", p, " and ", x, " has two faces, ", left, " and ",
+                         x.right(*this));
+        with_face += left.valid();
     }
+    return std::nullopt;
+}
+
+std::optional<std::string>
+Mesh::validate_rings_and_faces(std::vector<std::uint8_t>& on_face) const {
+    const std::uint32_t slots = edge_slots();
+    std::size_t live_quads = 0;
+    for (std::uint32_t q = 0; q < slots / 2; ++q)
+        live_quads += quads_[q].origin[0].valid();
 
     // Vertex rings: one ring per vertex through its edge, covering all its edges, no repeats.
     std::vector<std::uint8_t> in_ring(slots, 0);
@@ -98,14 +145,24 @@ std::optional<std::string> Mesh::validate() const {
         around.clear();
         Edge e = first;
         do {
+            if (!contains(e) || e.is_dual())
+                return words("the ring of ", v, " reaches ", e, ", which is not a live edge");
             if (in_ring[e.index()]++) return words("the ring of ", v, " does not close");
             around.push_back(e.dest(*this));
             e = e.origin_next(*this);
             ++ring_edges;
         } while (e != first);
-        std::sort(around.begin(), around.end());
-        if (auto it = std::adjacent_find(around.begin(), around.end()); it != around.end())
-            return words(v, " is connected to ", *it, " by two edges");
+        // Rings are short (6 on average), where pairwise comparison beats sorting.
+        if (around.size() <= 16) {
+            for (std::size_t a = 1; a < around.size(); ++a)
+                for (std::size_t b = 0; b < a; ++b)
+                    if (around[a] == around[b])
+                        return words(v, " is connected to ", around[a], " by two edges");
+        } else {
+            std::sort(around.begin(), around.end());
+            if (auto it = std::adjacent_find(around.begin(), around.end()); it != around.end())
+                return words(v, " is connected to ", *it, " by two edges");
+        }
     }
     if (ring_edges != 2 * live_quads) {
         for (std::uint32_t i = 0; i < slots; ++i)
@@ -117,7 +174,7 @@ std::optional<std::string> Mesh::validate() const {
     // Faces: each live face's boundary, from its edge, is a triangle of edges with the face on
     // their left; and every edge with a face on its left was reached that way. One walk per
     // face rather than per edge: on large meshes this loop dominates validate().
-    std::vector<std::uint8_t> on_face(slots, 0);
+    on_face.assign(slots, 0);
     for (std::uint32_t i = 0; i < face_slots(); ++i) {
         const Face f{i};
         if (!contains(f)) continue;
@@ -132,11 +189,6 @@ std::optional<std::string> Mesh::validate() const {
             return words("the boundary of ", f, " through ", e, " is not a triangle");
         for (const Edge x : {e, e1, e2})
             if (on_face[x.index()]++) return words(x, " lies on two faces' boundaries");
-    }
-    for (std::uint32_t i = 0; i < slots; ++i) {
-        const Edge e{i};
-        if (!on_face[i] && contains(e) && e.left(*this).valid())
-            return words(e, " has ", e.left(*this), " on its left but is not on its boundary");
     }
     return std::nullopt;
 }

@@ -27,16 +27,23 @@ public:
     Progress_bar(const Pipeline& pipeline, bool enabled)
         : pipeline_(pipeline)
         , enabled_(enabled) {}
-    ~Progress_bar() {
+    ~Progress_bar() { clear(); }
+    // Erases the bar, so that what goes to stdout next starts on a clean line.
+    void clear() {
         if (drawn_) std::fprintf(stderr, "\r%-72s\r", "");
+        drawn_ = false;
     }
     void show(std::size_t step, double fraction) {
         if (!enabled_) return;
         const double total =
             (double(step) + fraction) / double(std::max<std::size_t>(1, pipeline_.steps.size()));
+        const int percent = int(total * 100 + 0.5);
+        if (drawn_ && percent == percent_ && step == step_) return;
+        percent_ = percent;
+        step_ = step;
         const int filled = int(total * 30 + 0.5);
         std::fprintf(stderr, "\r[%.*s%*s] %3d%% %-24s", filled, "##############################",
-                     30 - filled, "", int(total * 100 + 0.5), pipeline_.steps[step].module.c_str());
+                     30 - filled, "", percent, pipeline_.steps[step].module.c_str());
         std::fflush(stderr);
         drawn_ = true;
     }
@@ -45,6 +52,8 @@ private:
     const Pipeline& pipeline_;
     bool enabled_;
     bool drawn_ = false;
+    int percent_ = -1;
+    std::size_t step_ = 0;
 };
 
 std::string text_of(const Dict_value& v) {
@@ -105,6 +114,7 @@ int run_generate(const Generate_options& o) {
     options.step_done = [&](std::size_t step, double seconds, const Dict& report) {
         total += seconds;
         if (!o.timings) return;
+        bar.clear();
         std::string details;
         for (const auto& entry : report.entries())
             details += (details.empty() ? " (" : ", ") + entry.key + " " + text_of(entry.value);
@@ -114,6 +124,7 @@ int run_generate(const Generate_options& o) {
     };
     World world;
     run_pipeline(world, pipeline, builtin_modules(), options);
+    bar.clear();
     if (o.timings) std::printf("total: %.3f s\n", total);
     io::save_any(world, o.output, {});
     std::printf("%s: %zu vertices, %zu faces, %zu layers\n", o.output.c_str(),

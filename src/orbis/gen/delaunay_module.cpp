@@ -54,7 +54,10 @@ Flip_decision decide(std::span<const glm::vec3> p, std::span<const glm::dvec3> u
     if (before == 2 && !violates(p, unit, q)) return Flip_decision::keep;
     const int after = (orientation_on_sphere(a, d, c) > 0) + (orientation_on_sphere(d, b, c) > 0);
     if (before == 2) return after == 2 ? Flip_decision::flip : Flip_decision::blocked;
-    return after > before ? Flip_decision::flip : Flip_decision::blocked;
+    // Sideways flips (as many folded faces after as before) only where the in-circle test asks
+    // for them too: the test flips sign with the diagonal, so an edge cannot flip back and forth.
+    if (after > before || (after == before && violates(p, unit, q))) return Flip_decision::flip;
+    return Flip_decision::blocked;
 }
 
 std::vector<Edge> all_edges(const Mesh& m) {

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// Keeps the render buffers of one World view and rebuilds a part only when its inputs changed.
+#pragma once
+
+#include "orbis/render/mesh_buffers.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace orbis {
+class World;
+} // namespace orbis
+
+namespace orbis::render {
+
+/// How many parts were rebuilt (what an editor would upload to the GPU again).
+struct Rebuild_counts {
+    int positions = 0;      ///< flattened position arrays read from the position layer
+    int triangles = 0;      ///< Triangle_buffers builds
+    int voronoi = 0;        ///< Voronoi_buffers builds
+    int primal_edges = 0;   ///< primal Line_buffers builds
+    int dual_edges = 0;     ///< dual Line_buffers builds
+    int layer_colours = 0;  ///< Slot_colours computed from a layer
+    int buffer_colours = 0; ///< colour arrays laid onto buffers
+
+    /// Sum of the geometry builds (triangles, Voronoi cells and both kinds of lines).
+    int geometry() const { return triangles + voronoi + primal_edges + dual_edges; }
+    /// Sum of every count.
+    int total() const { return positions + geometry() + layer_colours + buffer_colours; }
+    /// Equal when every count is equal.
+    friend bool operator==(const Rebuild_counts&, const Rebuild_counts&) = default;
+};
+
+/// The buffers of one World view, rebuilt only when what they depend on changed.
+///
+/// Geometry depends on World::mesh_version() and the position layer's version; colours of a
+/// layer on the mesh version, the layer's version and the Colour_options; colours laid onto
+/// buffers on the mesh version, the buffers' kind (and shading) and the layer colours. Version
+/// stamps are unique in the process, so the cache may be handed snapshots of the same World
+/// (undo) and rebuilds only what differs. Rebuilds reuse the previous arrays' memory.
+/// References returned stay valid until the next call that rebuilds the same part.
+class Buffer_cache {
+public:
+    /// The triangles of `world` (flat and smooth are cached separately).
+    /// \throws std::invalid_argument when the world has no position layer. O(faces) on rebuild.
+    const Triangle_buffers& triangles(const World& world, Shading shading);
+    /// The Voronoi cells of `world`. \throws as triangles(). O(edges) on rebuild.
+    const Voronoi_buffers& voronoi_cells(const World& world);
+    /// The primal edge segments of `world`. \throws as triangles(). O(edges) on rebuild.
+    const Line_buffers& primal_edges(const World& world);
+    /// The dual edge segments of `world`. \throws as triangles(). O(edges) on rebuild.
+    const Line_buffers& dual_edges(const World& world);
+
+    /// Colours of layer `name` on triangles(world, shading) (see colours_on).
+    /// \throws std::invalid_argument as colours_for_layer and colours_on.
+    const std::vector<Colour>& triangle_colours(const World& world, Shading shading,
+                                                std::string_view name,
+                                                const Colour_options& options = {});
+    /// Colours of vertex layer `name` on voronoi_cells(world).
+    /// \throws std::invalid_argument as colours_for_layer and colours_on.
+    const std::vector<Colour>& voronoi_colours(const World& world, std::string_view name,
+                                               const Colour_options& options = {});
+    /// Colours of primal edge layer `name` on primal_edges(world).
+    /// \throws std::invalid_argument as colours_for_layer and colours_on.
+    const std::vector<Colour>& primal_edge_colours(const World& world, std::string_view name,
+                                                   const Colour_options& options = {});
+    /// Colours of dual edge layer `name` on dual_edges(world).
+    /// \throws std::invalid_argument as colours_for_layer and colours_on.
+    const std::vector<Colour>& dual_edge_colours(const World& world, std::string_view name,
+                                                 const Colour_options& options = {});
+
+    /// What the last call above rebuilt (zero everywhere when it found everything current).
+    const Rebuild_counts& last_rebuilds() const { return last_; }
+    /// What every call since construction (or clear()) rebuilt.
+    const Rebuild_counts& total_rebuilds() const { return total_; }
+    /// Forgets every buffer and count.
+    void clear() { *this = Buffer_cache(); }
+
+private:
+    // The inputs a geometry part was built from; `built` is false until the first build.
+    struct Geometry_key {
+        bool built = false;
+        std::uint64_t mesh_version = 0;
+        std::uint64_t position_version = 0;
+        friend bool operator==(const Geometry_key&, const Geometry_key&) = default;
+    };
+    // Parts of the cache, one per kind of output.
+    enum Target : std::size_t {
+        flat_triangles,
+        smooth_triangles,
+        voronoi,
+        primal_lines,
+        dual_lines,
+        target_count
+    };
+    struct Layer_entry {
+        std::string name;
+        std::uint64_t mesh_version = 0;
+        std::uint64_t layer_version = 0;
+        Colour_options options;
+        std::uint64_t serial = 0; // 0: never built
+        Slot_colours colours;
+    };
+    struct Colour_entry {
+        std::uint64_t mesh_version = 0;
+        std::uint64_t layer_serial = 0; // 0: never built
+        std::vector<Colour> colours;
+    };
+
+    Geometry_key key_of(const World& world) const;
+    const std::vector<glm::vec3>& positions(const World& world);
+    const Layer_entry& layer_colours(const World& world, std::string_view name,
+                                     const Colour_options& options, Target target);
+    template <class Buffers>
+    const std::vector<Colour>& colours(const World& world, Target target, const Buffers& buffers,
+                                       std::string_view name, const Colour_options& options);
+    void begin_call() { last_ = {}; }
+    void count(int Rebuild_counts::*part);
+
+    Geometry_key positions_key_;
+    std::vector<glm::vec3> positions_;
+    std::array<Geometry_key, target_count> keys_;
+    std::array<Triangle_buffers, 2> triangles_; // flat, smooth
+    Voronoi_buffers voronoi_;
+    Line_buffers primal_;
+    Line_buffers dual_;
+    // One layer's colours are kept per target, so that showing the same layer on cells and
+    // triangles does not recompute it, and different layers per target do not evict each other.
+    std::array<Layer_entry, target_count> layers_;
+    std::array<Colour_entry, target_count> colours_;
+    std::uint64_t next_serial_ = 1;
+    Rebuild_counts last_;
+    Rebuild_counts total_;
+};
+
+} // namespace orbis::render

@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: MIT
+// CPU-side vertex and index arrays of a mesh, its Voronoi dual and their colours.
+#include "orbis/render/mesh_buffers.hpp"
+
+#include "orbis/core/layer.hpp"
+#include "orbis/core/world.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <exception>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace orbis::render {
+namespace {
+
+constexpr std::uint32_t unset = UINT32_MAX;
+
+void require_positions(const Mesh& m, std::span<const glm::vec3> positions) {
+    if (positions.size() < m.vertex_slots())
+        throw std::invalid_argument("render: " + std::to_string(positions.size()) +
+                                    " positions for " + std::to_string(m.vertex_slots()) +
+                                    " vertex slots");
+}
+
+// Runs f(first, last) on disjoint parts of [0, n) on up to a few threads. Builds are bound by
+// memory latency (ring walks) and page faults on fresh output, both of which overlap well
+// across cores; small inputs stay on the caller's thread.
+template <class F>
+void in_parallel(std::size_t n, F&& f) {
+    constexpr std::size_t min_part = 1u << 16;
+    const std::size_t threads = std::clamp<std::size_t>(
+        std::min<std::size_t>(std::thread::hardware_concurrency(), 8), 1, n / min_part + 1);
+    if (threads == 1) {
+        f(std::size_t{0}, n);
+        return;
+    }
+    std::vector<std::thread> pool;
+    std::vector<std::exception_ptr> errors(threads);
+    for (std::size_t t = 0; t < threads; ++t) {
+        pool.emplace_back([&f, &errors, t, threads, n] {
+            try {
+                f(n * t / threads, n * (t + 1) / threads);
+            } catch (...) {
+                errors[t] = std::current_exception();
+            }
+        });
+    }
+    for (auto& thread : pool)
+        thread.join();
+    for (const auto& e : errors)
+        if (e) std::rethrow_exception(e);
+}
+
+// The three corners of a live face, counterclockwise.
+struct Corners {
+    Vertex a, b, c;
+};
+inline Corners corners(const Mesh& m, Face f) {
+    const Edge e0 = f.edge(m);
+    const Edge e1 = e0.left_next(m);
+    return {e0.origin(m), e1.origin(m), e1.dest(m)};
+}
+
+inline glm::vec3 unit_or(glm::vec3 v, glm::vec3 fallback) {
+    const float len2 = glm::dot(v, v);
+    return len2 > 0.f ? v / std::sqrt(len2) : fallback;
+}
+
+// Per live face (index order): its slot, and where its outputs start.
+std::vector<std::uint32_t> live_face_ranks(const Mesh& m) {
+    std::vector<std::uint32_t> rank(m.face_slots(), unset);
+    std::uint32_t next = 0;
+    for (const Face f : m.faces())
+        rank[f.index()] = next++;
+    return rank;
+}
+
+// Per face slot: twice the area-weighted normal, and the circumcentre. Both come from the same
+// cross product, so computing them together halves the work of a Voronoi build.
+struct Face_geometry {
+    std::vector<glm::vec3> normal; // cross(b - a, c - a), not normalised
+    std::vector<glm::vec3> centre;
+};
+Face_geometry face_geometry(const Mesh& m, std::span<const glm::vec3> p) {
+    Face_geometry g;
+    g.normal.resize(m.face_slots());
+    g.centre.resize(m.face_slots());
+    in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            const Face f{static_cast<std::uint32_t>(i)};
+            if (!m.contains(f)) {
+                g.normal[i] = g.centre[i] = glm::vec3(0.f);
+                continue;
+            }
+            const Corners k = corners(m, f);
+            // Double precision: the cross product of two short edges of a large sphere loses
+            // about log2(radius / edge) bits, which in float moves the circumcentre visibly
+            // off the point equidistant from the corners.
+            const glm::dvec3 pa = p[k.a.index()], pb = p[k.b.index()], pc = p[k.c.index()];
+            const glm::dvec3 n = glm::cross(pb - pa, pc - pa);
+            g.normal[i] = glm::vec3(n);
+            // Outward even for a face whose corners wind the other way round the centre (a
+            // hemisphere-sized face of a tiny mesh), so that corners never land on the far side.
+            const glm::dvec3 out = glm::dot(n, pa + pb + pc) < 0.0 ? -n : n;
+            const double radius = (glm::length(pa) + glm::length(pb) + glm::length(pc)) / 3.0;
+            const double len = glm::length(out);
+            g.centre[i] = len > 0.0 ? glm::vec3(out * (radius / len)) : glm::vec3(0.f);
+        }
+    });
+    return g;
+}
+
+// Empties every array but keeps its memory: refilling touches no fresh pages, which on large
+// meshes costs more than the build itself.
+template <class... T>
+void clear_all(std::vector<T>&... v) {
+    (v.clear(), ...);
+}
+void clear(Triangle_buffers& b) {
+    clear_all(b.positions, b.normals, b.indices, b.vertex_of, b.face_of);
+}
+void clear(Voronoi_buffers& b) {
+    clear_all(b.positions, b.normals, b.indices, b.cell_vertex, b.cell_first, b.corner_face);
+}
+
+} // namespace
+
+std::size_t cell_of_triangle(const Voronoi_buffers& b, std::size_t t) {
+    const std::uint32_t centre = b.indices[3 * t];
+    const auto it = std::upper_bound(b.cell_first.begin(), b.cell_first.end(), centre);
+    return static_cast<std::size_t>(it - b.cell_first.begin()) - 1;
+}
+
+Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading) {
+    Triangle_buffers out;
+    triangles(m, positions, shading, out);
+    return out;
+}
+
+void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
+               Triangle_buffers& out) {
+    require_positions(m, positions);
+    clear(out);
+    out.shading = shading;
+    const std::size_t faces = m.face_count();
+    const std::vector<std::uint32_t> rank = live_face_ranks(m);
+    out.indices.resize(3 * faces);
+    out.face_of.resize(faces);
+    if (shading == Shading::flat) {
+        out.positions.resize(3 * faces);
+        out.normals.resize(3 * faces);
+        out.vertex_of.resize(3 * faces);
+        in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
+            for (std::size_t i = first; i < last; ++i) {
+                if (rank[i] == unset) continue;
+                const Face f{static_cast<std::uint32_t>(i)};
+                const Corners c = corners(m, f);
+                const glm::vec3 pa = positions[c.a.index()], pb = positions[c.b.index()],
+                                pc = positions[c.c.index()];
+                const glm::vec3 n = unit_or(glm::cross(pb - pa, pc - pa), unit_or(pa, {0, 0, 1}));
+                const std::size_t k = 3 * std::size_t{rank[i]};
+                out.positions[k] = pa;
+                out.positions[k + 1] = pb;
+                out.positions[k + 2] = pc;
+                out.normals[k] = out.normals[k + 1] = out.normals[k + 2] = n;
+                out.vertex_of[k] = c.a;
+                out.vertex_of[k + 1] = c.b;
+                out.vertex_of[k + 2] = c.c;
+                for (std::size_t j = 0; j < 3; ++j)
+                    out.indices[k + j] = static_cast<std::uint32_t>(k + j);
+                out.face_of[rank[i]] = f;
+            }
+        });
+        return;
+    }
+    // Smooth: one output vertex per live vertex, in index order; slots map to outputs.
+    std::vector<std::uint32_t> output_of(m.vertex_slots(), unset);
+    out.positions.reserve(m.vertex_count());
+    out.vertex_of.reserve(m.vertex_count());
+    for (const Vertex v : m.vertices()) {
+        output_of[v.index()] = static_cast<std::uint32_t>(out.positions.size());
+        out.positions.push_back(positions[v.index()]);
+        out.vertex_of.push_back(v);
+    }
+    in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            if (rank[i] == unset) continue;
+            const Face f{static_cast<std::uint32_t>(i)};
+            const Corners c = corners(m, f);
+            const std::size_t t = rank[i];
+            out.indices[3 * t] = output_of[c.a.index()];
+            out.indices[3 * t + 1] = output_of[c.b.index()];
+            out.indices[3 * t + 2] = output_of[c.c.index()];
+            out.face_of[t] = f;
+        }
+    });
+    // Normals per vertex from its own ring, so that threads never add into a shared vertex.
+    // Summing unnormalised cross products weights each face by its area, so that slivers left
+    // by edits do not tilt the normal.
+    out.normals.resize(out.positions.size());
+    in_parallel(out.positions.size(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            const Vertex v = out.vertex_of[i];
+            const glm::vec3 p = out.positions[i];
+            glm::vec3 n(0.f);
+            for (const Edge e : v.edges(m)) {
+                if (!e.left(m).valid()) continue;
+                const glm::vec3 q = positions[e.dest(m).index()];
+                const glm::vec3 r = positions[e.origin_next(m).dest(m).index()];
+                n += glm::cross(q - p, r - p);
+            }
+            out.normals[i] = unit_or(n, unit_or(p, {0, 0, 1}));
+        }
+    });
+}
+
+Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions) {
+    require_positions(m, positions);
+    Line_buffers out;
+    out.positions.resize(2 * m.edge_count());
+    out.edge_of.resize(m.edge_count());
+    std::size_t s = 0;
+    for (const Edge e : m.edges()) {
+        out.positions[2 * s] = positions[e.origin(m).index()];
+        out.positions[2 * s + 1] = positions[e.dest(m).index()];
+        out.edge_of[s++] = e;
+    }
+    return out;
+}
+
+std::vector<glm::vec3> circumcentres(const Mesh& m, std::span<const glm::vec3> positions) {
+    require_positions(m, positions);
+    return face_geometry(m, positions).centre;
+}
+
+Voronoi_buffers voronoi_cells(const Mesh& m, std::span<const glm::vec3> positions) {
+    Voronoi_buffers out;
+    voronoi_cells(m, positions, out);
+    return out;
+}
+
+void voronoi_cells(const Mesh& m, std::span<const glm::vec3> positions, Voronoi_buffers& out) {
+    require_positions(m, positions);
+    const Face_geometry g = face_geometry(m, positions);
+    clear(out);
+    // First the size of every cell (faces around each vertex) and of its fan (one triangle per
+    // edge with faces on both sides), from one pass over the quad-edges; prefix sums of those
+    // let the threads below write each cell in place.
+    std::vector<std::uint32_t> corner_count(m.vertex_slots(), 0);
+    std::vector<std::uint32_t> fan_count(m.vertex_slots(), 0);
+    for (const Edge e : m.edges()) {
+        const bool left = e.left(m).valid(), right = e.right(m).valid();
+        const std::uint32_t o = e.origin(m).index(), d = e.dest(m).index();
+        corner_count[o] += left;
+        corner_count[d] += right;
+        fan_count[o] += left && right;
+        fan_count[d] += left && right;
+    }
+    std::vector<std::uint32_t> first_vertex(m.vertex_slots(), unset);
+    std::vector<std::uint32_t> first_index(m.vertex_slots(), unset);
+    std::uint32_t vertices = 0, indices = 0;
+    for (const Vertex v : m.vertices()) {
+        const std::uint32_t i = v.index();
+        if (corner_count[i] == 0) continue;
+        out.cell_vertex.push_back(v);
+        out.cell_first.push_back(vertices);
+        first_vertex[i] = vertices;
+        first_index[i] = indices;
+        vertices += 1 + corner_count[i];
+        indices += 3 * fan_count[i];
+    }
+    out.cell_first.push_back(vertices);
+    out.positions.resize(vertices);
+    out.normals.resize(vertices);
+    out.corner_face.resize(vertices);
+    out.indices.resize(indices);
+    in_parallel(out.cell_vertex.size(), [&](std::size_t first_cell, std::size_t last_cell) {
+        for (std::size_t cell = first_cell; cell < last_cell; ++cell) {
+            const Vertex v = out.cell_vertex[cell];
+            // Start right after a gap (the outside), if there is one, so that the walk below
+            // never joins corners across it.
+            Edge start = v.edge(m);
+            glm::vec3 normal(0.f);
+            for (const Edge e : v.edges(m)) {
+                const Face f = e.left(m);
+                if (f.valid())
+                    normal += g.normal[f.index()];
+                else
+                    start = e.origin_next(m);
+            }
+            const glm::vec3 centre = positions[v.index()];
+            normal = unit_or(normal, unit_or(centre, {0, 0, 1}));
+            const std::uint32_t first = first_vertex[v.index()];
+            std::uint32_t next_vertex = first;
+            std::uint32_t next_index = first_index[v.index()];
+            out.positions[next_vertex] = centre;
+            out.normals[next_vertex] = normal;
+            out.corner_face[next_vertex++] = no_face;
+            std::uint32_t previous = unset; // output index of the previous corner, if adjacent
+            for (const Edge e : start.origin_ccw(m)) {
+                const Face f = e.left(m);
+                if (!f.valid()) {
+                    previous = unset;
+                    continue;
+                }
+                const std::uint32_t corner = next_vertex++;
+                out.positions[corner] = g.centre[f.index()];
+                out.normals[corner] = normal;
+                out.corner_face[corner] = f;
+                if (previous != unset) {
+                    out.indices[next_index++] = first;
+                    out.indices[next_index++] = previous;
+                    out.indices[next_index++] = corner;
+                }
+                previous = corner;
+            }
+            // Close the fan when the ring has no gap: the last face and the first share an edge.
+            if (previous != unset && previous != first + 1 && start.right(m).valid()) {
+                out.indices[next_index++] = first;
+                out.indices[next_index++] = previous;
+                out.indices[next_index++] = first + 1;
+            }
+        }
+    });
+}
+
+Line_buffers dual_edges(const Mesh& m, std::span<const glm::vec3> positions) {
+    require_positions(m, positions);
+    const std::vector<glm::vec3> centre = face_geometry(m, positions).centre;
+    Line_buffers out;
+    out.positions.reserve(2 * m.edge_count());
+    out.edge_of.reserve(m.edge_count());
+    for (const Edge e : m.edges()) {
+        const Face left = e.left(m), right = e.right(m);
+        if (!left.valid() || !right.valid()) continue;
+        out.positions.push_back(centre[right.index()]);
+        out.positions.push_back(centre[left.index()]);
+        out.edge_of.push_back(e.rot()); // from the right face to the left one
+    }
+    return out;
+}
+
+std::vector<glm::vec3> vertex_positions(const World& world) {
+    const auto* layer = world.layer(position_layer);
+    if (!layer)
+        throw std::invalid_argument("render: the world has no '" +
+                                    std::string(position_layer.name()) + "' layer");
+    std::vector<glm::vec3> out(layer->size());
+    auto to = out.begin();
+    for (std::size_t c = 0; c < layer->chunk_count(); ++c) {
+        const auto chunk = layer->chunk(c);
+        to = std::copy(chunk.begin(), chunk.end(), to);
+    }
+    return out;
+}
+
+namespace {
+
+// Calls f(slot) for the slot of every live element of a layer of kind Type.
+template <Layer_type Type, class F>
+void for_each_live_slot(const Mesh& m, F&& f) {
+    if constexpr (Type == Layer_type::vertex) {
+        for (const Vertex v : m.vertices())
+            f(std::size_t{v.index()});
+    } else if constexpr (Type == Layer_type::face) {
+        for (const Face x : m.faces())
+            f(std::size_t{x.index()});
+    } else if constexpr (is_directed(Type)) {
+        // Both directions of a quad-edge; primal and dual directed slots are numbered alike.
+        for (const Edge e : m.edges()) {
+            f(std::size_t{e.index()});
+            f(std::size_t{e.sym().index()});
+        }
+    } else {
+        for (const Edge e : m.edges())
+            f(std::size_t{e.quad_index()});
+    }
+}
+
+Colour opaque(Srgb8 c) { return {c.r, c.g, c.b, 255}; }
+
+std::string describe(const Layer_base& layer) {
+    return "layer '" + layer.name() + "' (" + std::string(layer.value_name()) + ", " +
+           std::string(layer_type_name(layer.type())) + ")";
+}
+
+template <class T>
+double component(const T& v, int i) {
+    if constexpr (Layer_scalar<T>) {
+        (void)i;
+        return static_cast<double>(v);
+    } else {
+        return static_cast<double>(v[i]);
+    }
+}
+
+// The smallest and largest finite component over the live elements; [0, 1] when there is none.
+template <class T, Layer_type Type>
+std::pair<double, double> live_range(const Layer<T, Type>& layer, const Mesh& m) {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -lo;
+    for_each_live_slot<Type>(m, [&](std::size_t s) {
+        const T& v = layer.at_slot(s);
+        for (int i = 0; i < layer_value_length<T>; ++i) {
+            const double x = component(v, i);
+            if (std::isfinite(x)) {
+                lo = std::min(lo, x);
+                hi = std::max(hi, x);
+            }
+        }
+    });
+    return lo <= hi ? std::pair{lo, hi} : std::pair{0.0, 1.0};
+}
+
+template <class T, Layer_type Type>
+Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o) {
+    constexpr int length = layer_value_length<T>;
+    if constexpr (length == 2) {
+        throw std::invalid_argument("render: " + describe(layer) +
+                                    " cannot be coloured: two components are neither a scalar "
+                                    "nor a colour");
+    } else {
+        Slot_colours out{Type, std::vector<Colour>(layer.size(), no_colour)};
+        if (layer.size() != Layer<T, Type>::slot_count(m))
+            throw std::invalid_argument("render: " + describe(layer) +
+                                        " does not match its world's mesh");
+        if constexpr (Layer_scalar<T>) {
+            const Colour_map_kind kind = o.map.value_or(
+                std::integral<T> ? Colour_map_kind::categorical : Colour_map_kind::viridis);
+            // Terrain and categorical ignore the range, so skip the pass that finds it.
+            const bool ranged =
+                kind == Colour_map_kind::viridis || kind == Colour_map_kind::diverging;
+            const std::pair<double, double> range = o.range  ? *o.range
+                                                    : ranged ? live_range(layer, m)
+                                                             : std::pair{0.0, 1.0};
+            for_each_live_slot<Type>(m, [&](std::size_t s) {
+                out.colours[s] = opaque(map_colour(kind, static_cast<double>(layer.at_slot(s)),
+                                                   range.first, range.second, o.sea_level));
+            });
+        } else {
+            const std::pair<double, double> range = o.range ? *o.range : live_range(layer, m);
+            for_each_live_slot<Type>(m, [&](std::size_t s) {
+                Colour c{0, 0, 0, 255};
+                for (int i = 0; i < length; ++i) {
+                    const double t =
+                        normalise(component(layer.at_slot(s), i), range.first, range.second);
+                    c[i] = std::isnan(t) ? 0 : static_cast<std::uint8_t>(std::lround(t * 255.0));
+                }
+                out.colours[s] = c;
+            });
+        }
+        return out;
+    }
+}
+
+Slot_colours colours_of(const World& world, std::string_view name, const Colour_options& o,
+                        bool (*accepts)(Layer_type), std::string_view wanted) {
+    const Layer_base* base = world.find_layer(name);
+    if (!base)
+        throw std::invalid_argument("render: there is no typed layer '" + std::string(name) +
+                                    "' to colour");
+    if (!accepts(base->type()))
+        throw std::invalid_argument("render: " + describe(*base) + " is not " +
+                                    std::string(wanted));
+    const Mesh& m = world.mesh();
+    return with_value_type(base->value_tag(), [&]<class T>() {
+        return with_layer_type(base->type(), [&]<Layer_type Type>() {
+            return colour_layer(static_cast<const Layer<T, Type>&>(*base), m, o);
+        });
+    });
+}
+
+void require_slot(const Slot_colours& c, std::size_t slot) {
+    if (slot >= c.colours.size())
+        throw std::invalid_argument("render: colours of " + std::to_string(c.colours.size()) +
+                                    " slots do not cover slot " + std::to_string(slot) +
+                                    " (colours of another mesh?)");
+}
+
+} // namespace
+
+Slot_colours colours_for_vertices(const World& world, std::string_view name,
+                                  const Colour_options& options) {
+    return colours_of(
+        world, name, options, [](Layer_type t) { return t == Layer_type::vertex; },
+        "a vertex layer");
+}
+
+Slot_colours colours_for_faces(const World& world, std::string_view name,
+                               const Colour_options& options) {
+    return colours_of(
+        world, name, options, [](Layer_type t) { return t == Layer_type::face; }, "a face layer");
+}
+
+Slot_colours colours_for_edges(const World& world, std::string_view name,
+                               const Colour_options& options) {
+    return colours_of(world, name, options, is_edge_layer, "an edge layer");
+}
+
+Slot_colours colours_for_layer(const World& world, std::string_view name,
+                               const Colour_options& options) {
+    return colours_of(
+        world, name, options, [](Layer_type) { return true; }, "a typed layer");
+}
+
+std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c) {
+    std::vector<Colour> out(b.positions.size(), no_colour);
+    if (c.type == Layer_type::vertex) {
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            const std::size_t slot = b.vertex_of[i].index();
+            require_slot(c, slot);
+            out[i] = c.colours[slot];
+        }
+        return out;
+    }
+    if (c.type != Layer_type::face)
+        throw std::invalid_argument("render: triangles take vertex or face colours, not " +
+                                    std::string(layer_type_name(c.type)) + " colours");
+    if (b.shading != Shading::flat)
+        throw std::invalid_argument("render: face colours need flat triangles (smooth ones share "
+                                    "corners between faces)");
+    for (std::size_t t = 0; t < b.face_of.size(); ++t) {
+        const std::size_t slot = b.face_of[t].index();
+        require_slot(c, slot);
+        for (std::size_t k = 0; k < 3; ++k)
+            out[b.indices[3 * t + k]] = c.colours[slot];
+    }
+    return out;
+}
+
+std::vector<Colour> colours_on(const Voronoi_buffers& b, const Slot_colours& c) {
+    if (c.type != Layer_type::vertex)
+        throw std::invalid_argument("render: Voronoi cells take vertex colours, not " +
+                                    std::string(layer_type_name(c.type)) + " colours");
+    std::vector<Colour> out(b.positions.size(), no_colour);
+    for (std::size_t cell = 0; cell < b.cell_vertex.size(); ++cell) {
+        const std::size_t slot = b.cell_vertex[cell].index();
+        require_slot(c, slot);
+        std::fill(out.begin() + b.cell_first[cell], out.begin() + b.cell_first[cell + 1],
+                  c.colours[slot]);
+    }
+    return out;
+}
+
+std::vector<Colour> colours_on(const Line_buffers& b, const Slot_colours& c) {
+    if (!is_edge_layer(c.type))
+        throw std::invalid_argument("render: segments take edge colours, not " +
+                                    std::string(layer_type_name(c.type)) + " colours");
+    const bool primal =
+        c.type == Layer_type::edge_primal || c.type == Layer_type::edge_primal_directed;
+    std::vector<Colour> out(b.positions.size(), no_colour);
+    for (std::size_t s = 0; s < b.edge_of.size(); ++s) {
+        const Edge e = b.edge_of[s];
+        if (e.is_primal() != primal)
+            throw std::invalid_argument(
+                std::string("render: ") + std::string(layer_type_name(c.type)) +
+                " colours on segments of " + (e.is_primal() ? "primal" : "dual") + " edges");
+        const std::size_t from = is_directed(c.type) ? e.index() : e.quad_index();
+        const std::size_t to = is_directed(c.type) ? e.sym().index() : e.quad_index();
+        require_slot(c, std::max(from, to));
+        out[2 * s] = c.colours[from];
+        out[2 * s + 1] = c.colours[to];
+    }
+    return out;
+}
+
+} // namespace orbis::render

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+// CPU-side vertex and index arrays of a mesh, its Voronoi dual and their colours, for GPU upload.
+#pragma once
+
+#include "orbis/core/colour_map.hpp"
+#include "orbis/core/ids.hpp"
+#include "orbis/core/layer_info.hpp"
+#include "orbis/core/mesh.hpp"
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace orbis {
+class World;
+} // namespace orbis
+
+namespace orbis::render {
+
+/// An 8-bit sRGB colour with alpha, the layout of an RGBA8 vertex attribute.
+using Colour = glm::u8vec4;
+
+/// The colour of elements that have no value to show (deleted slots): transparent black.
+inline constexpr Colour no_colour{0, 0, 0, 0};
+
+/// How triangle normals are laid out.
+enum class Shading {
+    flat,   ///< three corners of its own per triangle, each with the face normal
+    smooth, ///< one shared corner per live vertex, with the area-weighted mean of its face normals
+};
+
+/// Triangles of the primal mesh, one per live face, for indexed drawing.
+struct Triangle_buffers {
+    /// The layout these arrays were built with.
+    Shading shading = Shading::flat;
+    /// Per output vertex: position.
+    std::vector<glm::vec3> positions;
+    /// Per output vertex: unit normal.
+    std::vector<glm::vec3> normals;
+    /// Three output vertex indices per triangle, counterclockwise seen from outside.
+    std::vector<std::uint32_t> indices;
+    /// Per output vertex: the mesh vertex it stands for.
+    std::vector<Vertex> vertex_of;
+    /// Per triangle: the mesh face it draws.
+    std::vector<Face> face_of;
+};
+
+/// Line segments, two positions per segment, for GL_LINES.
+struct Line_buffers {
+    /// Per segment end: position (segment i is positions[2i] -> positions[2i + 1]).
+    std::vector<glm::vec3> positions;
+    /// Per segment: the edge it runs along, in the direction of the segment (a primal base edge
+    /// from origin to dest, or a dual edge from its origin face to its dest face).
+    std::vector<Edge> edge_of;
+};
+
+/// Voronoi cells: per cell a centre followed by its corners, drawn as a fan of triangles.
+///
+/// The cell of a vertex has one corner per face around it, at the face's circumcentre, in
+/// counterclockwise order; the fan triangles are (centre, corner i, corner i + 1). On an open
+/// mesh a boundary vertex gets a partial cell: its corners are the faces it has, and the fan
+/// is not closed across the outside (no triangle joins two corners whose faces do not share an
+/// edge at the vertex), so it has fewer triangles than corners. Vertices without faces get no
+/// cell.
+struct Voronoi_buffers {
+    /// Per output vertex: position (the cell's vertex, then circumcentres).
+    std::vector<glm::vec3> positions;
+    /// Per output vertex: the cell's unit normal (the same for the whole cell, so it shades
+    /// flat).
+    std::vector<glm::vec3> normals;
+    /// Three output vertex indices per fan triangle, counterclockwise seen from outside.
+    std::vector<std::uint32_t> indices;
+    /// Per cell: the mesh vertex it belongs to.
+    std::vector<Vertex> cell_vertex;
+    /// Per cell, plus one at the end: the first output vertex (the centre); cell c spans
+    /// [cell_first[c], cell_first[c + 1]), so its corner count is that size minus one.
+    std::vector<std::uint32_t> cell_first;
+    /// Per output vertex: the face whose circumcentre it is, `no_face` for a centre.
+    std::vector<Face> corner_face;
+};
+
+/// The cell that fan triangle `t` of `b` belongs to. Precondition: t < indices.size() / 3.
+/// O(log cells).
+std::size_t cell_of_triangle(const Voronoi_buffers& b, std::size_t t);
+
+/// \name Geometry. `positions` is indexed by vertex slot (at least m.vertex_slots() entries);
+/// only live elements are read and drawn, so deleted slots may hold anything.
+///@{
+/// The triangles of every live face. Cost O(faces).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading);
+/// triangles() into `out`, reusing its arrays' memory (much faster for repeated builds of a
+/// large mesh, which otherwise pay for fresh pages). Same cost and refusals.
+void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
+               Triangle_buffers& out);
+/// One segment per live primal edge, from origin to dest of the base edge. Cost O(edges).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions);
+/// The circumcentre of every live face (unused slots zero), indexed by face slot: the
+/// direction normalize(cross(b - a, c - a)), turned outward, scaled to the mean length of the
+/// corners (the sphere's radius when they lie on one). Cost O(faces).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+std::vector<glm::vec3> circumcentres(const Mesh& m, std::span<const glm::vec3> positions);
+/// The Voronoi cell of every live vertex with faces (see Voronoi_buffers). Cost O(edges).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+Voronoi_buffers voronoi_cells(const Mesh& m, std::span<const glm::vec3> positions);
+/// voronoi_cells() into `out`, reusing its arrays' memory. Same cost and refusals.
+void voronoi_cells(const Mesh& m, std::span<const glm::vec3> positions, Voronoi_buffers& out);
+/// One segment per live primal edge with faces on both sides, between the circumcentres of its
+/// right and left faces (along the dual edge rot(base)); boundary edges are skipped.
+/// Cost O(edges). \throws std::invalid_argument when `positions` is shorter than the slots.
+Line_buffers dual_edges(const Mesh& m, std::span<const glm::vec3> positions);
+
+/// The world's orbis::position_layer as one array indexed by vertex slot. O(vertex slots).
+/// \throws std::invalid_argument when the world has no position layer.
+std::vector<glm::vec3> vertex_positions(const World& world);
+///@}
+
+/// How layer values turn into colours.
+struct Colour_options {
+    /// The map for scalar layers; nothing: categorical for integer and bool layers, viridis
+    /// for float and double ones. Ignored for vector layers, which are shown as RGB(A).
+    std::optional<Colour_map_kind> map;
+    /// The values mapped to the ends of the map (per component for vectors); nothing: the
+    /// smallest and largest finite value over the live elements.
+    std::optional<std::pair<double, double>> range;
+    /// Sea level for the terrain map.
+    double sea_level = 0.0;
+
+    /// Equal when every setting is equal.
+    friend bool operator==(const Colour_options&, const Colour_options&) = default;
+};
+
+/// One colour per slot of a layer (deleted slots get no_colour), with the layer kind so that
+/// the colours can be laid onto matching buffers.
+struct Slot_colours {
+    /// The kind of the layer the colours come from, which decides what a slot is: a vertex, a
+    /// face, or (see Layer::slot) a quad-edge or a directed edge of the primal or dual mesh.
+    Layer_type type = Layer_type::vertex;
+    /// Per slot: its colour.
+    std::vector<Colour> colours;
+};
+
+/// \name Colours of a layer. Scalars go through map_colour (integers and bool as ids under
+/// the categorical map by default); vec3/dvec3 are RGB and vec4/dvec4 RGBA, each component
+/// normalised by the range; vec2/dvec2 are refused. Cost O(slots).
+///@{
+/// Colours of the vertex layer `name`.
+/// \throws std::invalid_argument naming the layer when it is missing, not a vertex layer or of
+/// a refused value type.
+Slot_colours colours_for_vertices(const World& world, std::string_view name,
+                                  const Colour_options& options = {});
+/// Colours of the face layer `name`. \throws std::invalid_argument as colours_for_vertices.
+Slot_colours colours_for_faces(const World& world, std::string_view name,
+                               const Colour_options& options = {});
+/// Colours of the primal or dual, directed or undirected edge layer `name`.
+/// \throws std::invalid_argument as colours_for_vertices.
+Slot_colours colours_for_edges(const World& world, std::string_view name,
+                               const Colour_options& options = {});
+/// Colours of the typed layer `name`, whatever its kind.
+/// \throws std::invalid_argument as colours_for_vertices.
+Slot_colours colours_for_layer(const World& world, std::string_view name,
+                               const Colour_options& options = {});
+///@}
+
+/// \name Colours laid onto buffers: one Colour per output vertex (per segment end for lines).
+///@{
+/// Vertex colours on triangle corners (interpolated across each triangle), or face colours
+/// (flat shading only, every corner of a triangle its face's colour).
+/// \throws std::invalid_argument for face colours on smooth triangles or edge colours.
+std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c);
+/// Vertex colours on Voronoi cells, one flat colour per cell.
+/// \throws std::invalid_argument for other than vertex colours.
+std::vector<Colour> colours_on(const Voronoi_buffers& b, const Slot_colours& c);
+/// Edge colours on segments. Undirected layers give both ends of a segment its edge's colour.
+/// Directed layers colour each end by the direction that leaves it: the start of segment i
+/// gets the value of edge_of[i], the end the value of edge_of[i].sym(), so a line shades from
+/// one direction's colour to the other's (use flat interpolation to show only the first).
+/// \throws std::invalid_argument when the layer's edges (primal or dual) differ from the
+/// segments' or the colours are not of an edge layer.
+std::vector<Colour> colours_on(const Line_buffers& b, const Slot_colours& c);
+///@}
+
+} // namespace orbis::render

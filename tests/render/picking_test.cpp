@@ -10,11 +10,11 @@
 
 #include <glm/geometric.hpp>
 
+#include "orbis/core/exact_orientation.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
 #include "orbis/gen/sphere.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
-#include "orbis/render/exact_orientation.hpp"
 #include "orbis/render/picking.hpp"
 
 namespace orbis::render {
@@ -46,9 +46,10 @@ TEST(Picking, ExactOrientationMatchesGenOnRandomFloats) {
     for (int i = 0; i < 100000; ++i) {
         const glm::vec3 a(u(rng), u(rng), u(rng)), b(u(rng), u(rng), u(rng)),
             c(u(rng), u(rng), u(rng));
-        ASSERT_EQ(detail::orientation_on_sphere(a, b, c), gen::orientation_on_sphere(a, b, c));
-        ASSERT_EQ(detail::orientation_on_sphere_exact(a, b, glm::dvec3(c)),
-                  gen::orientation_on_sphere(a, b, c));
+        ASSERT_EQ(orbis::detail::orientation_on_sphere(a, b, c),
+                  gen::detail::orientation_on_sphere_cgal(a, b, c));
+        ASSERT_EQ(orbis::detail::orientation_on_sphere_exact(a, b, glm::dvec3(c)),
+                  gen::detail::orientation_on_sphere_cgal(a, b, c));
     }
 }
 
@@ -73,9 +74,9 @@ TEST(Picking, ExactOrientationMatchesGenNearDegenerate) {
             std::nextafter(1.f, 2.f) * a + b * 1e-7f,
         };
         for (const glm::vec3& c : cs) {
-            const int expected = gen::orientation_on_sphere(a, b, c);
-            ASSERT_EQ(detail::orientation_on_sphere(a, b, c), expected);
-            ASSERT_EQ(detail::orientation_on_sphere_exact(a, b, glm::dvec3(c)), expected);
+            const int expected = gen::detail::orientation_on_sphere_cgal(a, b, c);
+            ASSERT_EQ(orbis::detail::orientation_on_sphere(a, b, c), expected);
+            ASSERT_EQ(orbis::detail::orientation_on_sphere_exact(a, b, glm::dvec3(c)), expected);
             zeros += expected == 0;
         }
     }
@@ -93,8 +94,8 @@ TEST(Picking, ExactOrientationOnDoublePointsMatchesIntegers) {
         const int axis = int(rng() % 3);
         const double nudge = std::ldexp(double(std::int64_t(rng() % 3) - 1), -30);
         c[axis] += nudge;
-        ASSERT_EQ(detail::orientation_on_sphere(a, b, c), reference_sign(a, b, c));
-        ASSERT_EQ(detail::orientation_on_sphere_exact(a, b, c), reference_sign(a, b, c));
+        ASSERT_EQ(orbis::detail::orientation_on_sphere(a, b, c), reference_sign(a, b, c));
+        ASSERT_EQ(orbis::detail::orientation_on_sphere_exact(a, b, c), reference_sign(a, b, c));
     }
 }
 
@@ -125,8 +126,8 @@ Face brute_force_locate(const World& w, const glm::dvec3& x) {
         const auto c = corners_of(w, f);
         bool inside = true;
         for (int i = 0; i < 3; ++i)
-            inside =
-                inside && detail::orientation_on_sphere(pos[c[i]], pos[c[(i + 1) % 3]], x) >= 0;
+            inside = inside &&
+                     orbis::detail::orientation_on_sphere(pos[c[i]], pos[c[(i + 1) % 3]], x) >= 0;
         if (inside) return f;
     }
     return no_face;
@@ -136,7 +137,8 @@ bool cone_contains(const World& w, Face f, const glm::dvec3& x) {
     const auto& pos = *w.layer(position_layer);
     const auto c = corners_of(w, f);
     for (int i = 0; i < 3; ++i)
-        if (detail::orientation_on_sphere(pos[c[i]], pos[c[(i + 1) % 3]], x) < 0) return false;
+        if (orbis::detail::orientation_on_sphere(pos[c[i]], pos[c[(i + 1) % 3]], x) < 0)
+            return false;
     return true;
 }
 

@@ -14,7 +14,7 @@ int orientation_exact(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3
                                               Point(c.x, c.y, c.z), Point(d.x, d.y, d.z)));
 }
 
-int orientation_on_sphere_exact(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
+int orientation_on_sphere_cgal(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
     using Point = CGAL::Exact_predicates_inexact_constructions_kernel::Point_3;
     return static_cast<int>(CGAL::orientation(Point(CGAL::ORIGIN), Point(a.x, a.y, a.z),
                                               Point(b.x, b.y, b.z), Point(c.x, c.y, c.z)));

@@ -2,6 +2,8 @@
 // Exact geometric predicates for points on a sphere around the origin.
 #pragma once
 
+#include "orbis/core/exact_orientation.hpp"
+
 #include <cmath>
 
 #include <glm/vec3.hpp>
@@ -14,8 +16,9 @@ namespace detail {
 int orientation_exact(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c,
                       const glm::dvec3& d);
 
-/// Exact sign of det[a; b; c] by CGAL's filtered-exact kernel; ~1 us.
-int orientation_on_sphere_exact(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
+/// Exact sign of det[a; b; c] by CGAL's filtered-exact kernel; ~1 us. The independent reference
+/// the tests check orbis::detail::orientation_on_sphere_exact against.
+int orientation_on_sphere_cgal(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c);
 
 /// Exact `direction_orientation` with square roots (CGAL's CORE::Expr); ~10-100 us.
 int direction_orientation_exact(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
@@ -102,7 +105,7 @@ inline int orientation_on_sphere(const glm::vec3& a, const glm::vec3& b, const g
     const double bound = 5.0 * 0x1p-53 * permanent;
     if (det > bound) return 1;
     if (det < -bound) return -1;
-    return detail::orientation_on_sphere_exact(a, b, c);
+    return orbis::detail::orientation_on_sphere_exact(a, b, glm::dvec3(c));
 }
 
 /// p / |p| in double, each coordinate within 3 * 2^-53 of the exact unit vector (three

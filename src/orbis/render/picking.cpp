@@ -2,8 +2,8 @@
 // Picking by walking a ray through the radial cones of the faces, with exact final decisions.
 #include "orbis/render/picking.hpp"
 
+#include "orbis/core/exact_orientation.hpp"
 #include "orbis/core/layer_info.hpp"
-#include "orbis/render/exact_orientation.hpp"
 
 #include <algorithm>
 #include <array>
@@ -54,7 +54,7 @@ std::size_t walk_cap(const Mesh& m) {
 // True when the cone of face c contains x, by the exact predicate.
 bool cone_contains(const Corners& c, const glm::dvec3& x) {
     for (int i = 0; i < 3; ++i)
-        if (detail::orientation_on_sphere(c.p[i], c.p[(i + 1) % 3], x) < 0) return false;
+        if (orbis::detail::orientation_on_sphere(c.p[i], c.p[(i + 1) % 3], x) < 0) return false;
     return true;
 }
 
@@ -102,7 +102,7 @@ Face walk_locate(const Mesh& m, const Positions& pos, const glm::dvec3& x, Face 
         Face next = no_face;
         for (std::size_t k = 0; k < 3; ++k) {
             const std::size_t i = (k + step) % 3;
-            s[i] = detail::orientation_on_sphere(c.p[i], c.p[(i + 1) % 3], x);
+            s[i] = orbis::detail::orientation_on_sphere(c.p[i], c.p[(i + 1) % 3], x);
             if (s[i] < 0) {
                 next = c.e[i].right(m);
                 break;

@@ -37,11 +37,12 @@ struct Pick {
 /// The ray is walked through these cones, entering where it meets the sphere of the largest
 /// vertex radius, until it crosses the plane of the face whose cone it is in. The face finally
 /// returned is decided exactly: it is the face whose cone contains the reported hit point by the
-/// exact orientation predicate (detail::orientation_on_sphere), no tolerances. When the point lies
-/// on the boundary of several cones (exactly on an edge's plane or a vertex's direction), the
-/// lowest face id among the faces containing it is returned. Edits can fold faces (clockwise
-/// seen from outside, e.g. after collapses); their cones overlap others, and a pick there is
-/// still a live face containing the point exactly, the lowest id among the neighbours tested.
+/// exact orientation predicate (orbis::detail::orientation_on_sphere), no tolerances. When the
+/// point lies on the boundary of several cones (exactly on an edge's plane or a vertex's
+/// direction), the lowest face id among the faces containing it is returned. Edits can fold faces
+/// (clockwise seen from outside, e.g. after collapses); their cones overlap others, and a pick
+/// there is still a live face containing the point exactly, the lowest id among the neighbours
+/// tested.
 ///
 /// Index: a cube map of face ids (about two vertices per cell) gives the walk a start near the
 /// entry direction. It only affects speed: every entry is checked with Mesh::contains, and the

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Exact orientation of directions on the sphere without CGAL: a filter plus expansion arithmetic.
+// In core (plain arithmetic, std only) so that gen, io and render share one exact predicate.
 #pragma once
 
 #include <cmath>
@@ -7,7 +8,7 @@
 
 #include <glm/vec3.hpp>
 
-namespace orbis::render::detail {
+namespace orbis::detail {
 
 // Shewchuk's error-free transformations ("Adaptive precision floating-point arithmetic and fast
 // robust geometric predicates", 1997). An expansion is a sum of doubles whose components do not
@@ -101,11 +102,12 @@ inline int orientation_on_sphere(const glm::vec3& a, const glm::vec3& b, const g
 }
 
 /// `orientation_on_sphere` for three float points; the same answer as
-/// orbis::gen::orientation_on_sphere(a, b, c). Precondition: finite coordinates.
+/// CGAL's orientation of (origin, a, b, c), which the tests check it against. Precondition: finite
+/// coordinates.
 inline int orientation_on_sphere(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
     // det[a; b; c] == det[a; b; c] with c promoted; every float is exact in double and the
     // range precondition holds for products of floats (subnormal floats are >= 2^-149).
     return orientation_on_sphere(a, b, glm::dvec3(c));
 }
 
-} // namespace orbis::render::detail
+} // namespace orbis::detail

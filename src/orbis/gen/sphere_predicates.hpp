@@ -91,21 +91,10 @@ inline int orientation(const glm::vec3& a, const glm::vec3& b, const glm::vec3& 
 /// Exact sign of det[a; b; c] = a . (b x c): +1 if the directions a, b, c turn counterclockwise
 /// seen from outside the sphere (c lies left of the great circle from a to b), -1 clockwise,
 /// 0 if a, b, c and the origin are coplanar. Scale-invariant; ~25 flops for almost every call.
+/// The predicate of core/exact_orientation.hpp, named here for gen's callers.
 /// Precondition: finite float coordinates.
 inline int orientation_on_sphere(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c) {
-    // Products of two floats are exact in double, so each 2x2 minor is rounded once.
-    const double p0 = double(b.y) * c.z, q0 = double(b.z) * c.y;
-    const double p1 = double(b.z) * c.x, q1 = double(b.x) * c.z;
-    const double p2 = double(b.x) * c.y, q2 = double(b.y) * c.x;
-    const double det = a.x * (p0 - q0) + a.y * (p1 - q1) + a.z * (p2 - q2);
-    const double permanent = std::abs(a.x) * (std::abs(p0) + std::abs(q0)) +
-                             std::abs(a.y) * (std::abs(p1) + std::abs(q1)) +
-                             std::abs(a.z) * (std::abs(p2) + std::abs(q2));
-    // Minor, product and two sums: at most 4 * 2^-53 times the permanent, plus a margin.
-    const double bound = 5.0 * 0x1p-53 * permanent;
-    if (det > bound) return 1;
-    if (det < -bound) return -1;
-    return orbis::detail::orientation_on_sphere_exact(a, b, glm::dvec3(c));
+    return orbis::detail::orientation_on_sphere(a, b, c);
 }
 
 /// p / |p| in double, each coordinate within 3 * 2^-53 of the exact unit vector (three

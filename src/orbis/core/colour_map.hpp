@@ -17,15 +17,29 @@ using Srgb8 = glm::u8vec3;
 /// The colour maps Orbis knows by name.
 enum class Colour_map_kind {
     viridis,     ///< perceptually uniform sequential: dark purple, blue, green, yellow
+    magma,       ///< perceptually uniform sequential: near black, purple, orange, pale yellow
+    turbo,       ///< rainbow: dark blue, cyan, green, yellow, orange, dark red
     diverging,   ///< blue below the middle of the range, white at it, red above
     terrain,     ///< elevation in metres relative to sea level: sea blues, land greens to white
     categorical, ///< integer ids: a distinct colour per id, from a hash of the id
 };
 
-/// The viridis-like sequential map at `t` in [0, 1] (clamped; NaN counts as 0): dark purple
-/// (68, 1, 84) at 0 to yellow (253, 231, 37) at 1, luminance increasing throughout.
-/// Piecewise linear through nine control points of our own.
+/// Matplotlib's viridis at `t` in [0, 1] (clamped; NaN counts as 0): dark purple (68, 1, 84)
+/// at 0 to yellow (253, 231, 37) at 1, luminance increasing throughout. Piecewise linear in sRGB
+/// through 33 evenly spaced samples of the published 256-entry table, within 2 units per
+/// channel of it.
 Srgb8 viridis(double t);
+
+/// Matplotlib's magma at `t` in [0, 1] (clamped; NaN counts as 0): near black (0, 0, 4) at 0
+/// through purple and orange-red to pale yellow (252, 253, 191) at 1, luminance increasing
+/// throughout. Built like viridis from 33 samples of the published table.
+Srgb8 magma(double t);
+
+/// Google's Turbo rainbow at `t` in [0, 1] (clamped; NaN counts as 0): dark blue (48, 18, 59)
+/// at 0 through blue, cyan, green, yellow and orange to dark red (122, 4, 3) at 1. Luminance
+/// rises to the middle and falls again, so lightness alone does not order values. Built like
+/// viridis from 33 samples of the published table.
+Srgb8 turbo(double t);
 
 /// The diverging map at `t` in [0, 1] (clamped; NaN counts as 0.5): dark blue at 0, near-white
 /// at 0.5, dark red at 1, symmetric in luminance about 0.5.
@@ -45,13 +59,15 @@ Srgb8 categorical(std::int64_t id);
 /// empty (min >= max) or not finite; NaN stays NaN.
 double normalise(double value, double min, double max);
 
-/// The colour of `value` under map `kind`: viridis and diverging colour normalise(value, min,
-/// max), terrain colours `value - sea_level` metres (min and max unused), categorical colours
-/// the id std::llround(value) (exact for ids up to 2^53; non-finite values count as id 0).
+/// The colour of `value` under map `kind`: viridis, magma, turbo and diverging colour
+/// normalise(value, min, max), terrain colours `value - sea_level` metres (min and max unused),
+/// categorical colours the id std::llround(value) (exact for ids up to 2^53; non-finite values
+/// count as id 0).
 Srgb8 map_colour(Colour_map_kind kind, double value, double min, double max,
                  double sea_level = 0.0);
 
-/// The name of `kind` ("viridis", "diverging", "terrain", "categorical").
+/// The name of `kind` ("viridis", "magma", "turbo", "diverging", "terrain", "categorical");
+/// "unknown" for a value outside the enum.
 std::string_view colour_map_name(Colour_map_kind kind);
 
 /// The kind named `name` (as colour_map_name spells it, case-sensitive), or nothing.

@@ -2,6 +2,7 @@
 // Keeps the render buffers of one World view and rebuilds a part only when its inputs changed.
 #include "orbis/render/buffer_cache.hpp"
 
+#include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
 
 #include <stdexcept>
@@ -39,6 +40,8 @@ const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shad
     if (keys_[target] != key) {
         render::triangles(world.mesh(), positions(world), shading, out);
         keys_[target] = key;
+        const int s = shading == Shading::flat ? 0 : 1;
+        index_valid_[s] = dirt_valid_[s] = colours_updated_[s] = false;
         count(&Rebuild_counts::triangles);
     }
     return out;
@@ -108,6 +111,8 @@ const std::vector<Colour>& Buffer_cache::colours(const World& world, Target targ
     // Which element each output vertex stands for depends on the mesh alone, so moving
     // vertices (a position write) leaves laid-out colours valid.
     if (e.layer_serial != layer.serial || e.mesh_version != world.mesh_version()) {
+        if (target == flat_triangles || target == smooth_triangles)
+            colours_updated_[target == flat_triangles ? 0 : 1] = false;
         e.colours = colours_on(buffers, layer.colours);
         e.layer_serial = layer.serial;
         e.mesh_version = world.mesh_version();
@@ -142,6 +147,90 @@ const std::vector<Colour>& Buffer_cache::dual_edge_colours(const World& world,
                                                            const Colour_options& options) {
     const Line_buffers& b = dual_edges(world);
     return colours(world, dual_lines, b, name, options);
+}
+
+bool Buffer_cache::apply(const World& world, const World_delta& delta) {
+    begin_call();
+    const Geometry_key from{true, delta.from_mesh_version, delta.from_position_version};
+    const Geometry_key to = key_of(world);
+    // A delta within one state (layer values edited) still recolours in place.
+    if (positions_key_ != from) return false;
+    // Positions first: both shadings read them.
+    const auto* layer = world.layer(position_layer);
+    positions_.resize(layer->size());
+    for (const Vertex v : delta.vertices)
+        if (v.index() < positions_.size()) positions_[v.index()] = (*layer)[v];
+    positions_key_ = to;
+    bool updated = false;
+    for (const Shading shading : {Shading::flat, Shading::smooth}) {
+        const int s = shading == Shading::flat ? 0 : 1;
+        const Target target = shading == Shading::flat ? flat_triangles : smooth_triangles;
+        if (keys_[target] != from) {
+            dirt_valid_[s] = colours_updated_[s] = false;
+            continue;
+        }
+        Triangle_buffers& b = triangles_[s];
+        if (!index_valid_[s]) {
+            index_[s] = index_triangles(b, world.mesh());
+            index_valid_[s] = true;
+        }
+        dirt_[s] =
+            update_triangles(world.mesh(), positions_, delta.vertices, delta.faces, b, index_[s]);
+        dirt_valid_[s] = true;
+        keys_[target] = to;
+        count(&Rebuild_counts::updates);
+        updated = true;
+        // The faces whose triangles were rewritten, for face layer colours.
+        std::vector<std::uint32_t> faces;
+        for (const std::uint32_t t : dirt_[s].triangles)
+            if (b.face_of[t].valid()) faces.push_back(b.face_of[t].index());
+        for (std::size_t k = 0; k < dirt_[s].vertices.size(); k += 3)
+            if (shading == Shading::flat && b.face_of[dirt_[s].vertices[k] / 3].valid())
+                faces.push_back(b.face_of[dirt_[s].vertices[k] / 3].index());
+        update_triangle_colours(world, target, delta, faces);
+    }
+    return updated;
+}
+
+void Buffer_cache::update_triangle_colours(const World& world, Target target,
+                                           const World_delta& delta,
+                                           const std::vector<std::uint32_t>& faces) {
+    const int s = target == flat_triangles ? 0 : 1;
+    colours_updated_[s] = false;
+    Layer_entry& layer = layers_[target];
+    Colour_entry& laid = colours_[target];
+    const Layer_base* base = layer.serial ? world.find_layer(layer.name) : nullptr;
+    if (!base || layer.mesh_version != delta.from_mesh_version ||
+        laid.layer_serial != layer.serial || laid.mesh_version != delta.from_mesh_version)
+        return;
+    std::vector<std::size_t> slots;
+    if (base->type() == Layer_type::vertex) {
+        for (const Vertex v : delta.vertices)
+            slots.push_back(v.index());
+    } else if (base->type() == Layer_type::face) {
+        for (const Face f : delta.faces)
+            slots.push_back(f.index());
+        slots.insert(slots.end(), faces.begin(), faces.end());
+    } else {
+        return;
+    }
+    if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours)) return;
+    layer.mesh_version = world.mesh_version();
+    layer.layer_version = base->version();
+    layer.serial = next_serial_++;
+    colours_on(triangles_[s], layer.colours, dirt_[s].vertices, laid.colours);
+    laid.layer_serial = layer.serial;
+    laid.mesh_version = world.mesh_version();
+    colours_updated_[s] = true;
+}
+
+const Buffer_dirt* Buffer_cache::dirt(Shading shading) const {
+    const int s = shading == Shading::flat ? 0 : 1;
+    return dirt_valid_[s] ? &dirt_[s] : nullptr;
+}
+
+bool Buffer_cache::colours_updated(Shading shading) const {
+    return colours_updated_[shading == Shading::flat ? 0 : 1];
 }
 
 } // namespace orbis::render

@@ -26,13 +26,25 @@ struct Rebuild_counts {
     int dual_edges = 0;     ///< dual Line_buffers builds
     int layer_colours = 0;  ///< Slot_colours computed from a layer
     int buffer_colours = 0; ///< colour arrays laid onto buffers
+    int updates = 0;        ///< parts brought up to date in place by Buffer_cache::apply
 
     /// Sum of the geometry builds (triangles, Voronoi cells and both kinds of lines).
     int geometry() const { return triangles + voronoi + primal_edges + dual_edges; }
     /// Sum of every count.
-    int total() const { return positions + geometry() + layer_colours + buffer_colours; }
+    int total() const { return positions + geometry() + layer_colours + buffer_colours + updates; }
     /// Equal when every count is equal.
     friend bool operator==(const Rebuild_counts&, const Rebuild_counts&) = default;
+};
+
+/// What edits changed between an earlier state of a World and its current one, so that caches
+/// update in place instead of rebuilding: every vertex and face whose position, corners,
+/// existence or value in any layer may differ is listed (created and deleted ones included).
+/// The editor fills it from what its commands did; the same delta serves undo and redo.
+struct World_delta {
+    std::uint64_t from_mesh_version = 0;     ///< World::mesh_version() of the earlier state
+    std::uint64_t from_position_version = 0; ///< the position layer's version then
+    std::vector<Vertex> vertices;            ///< vertices that changed
+    std::vector<Face> faces;                 ///< faces that changed
 };
 
 /// The buffers of one World view, rebuilt only when what they depend on changed.
@@ -72,6 +84,21 @@ public:
     /// \throws std::invalid_argument as colours_for_layer and colours_on.
     const std::vector<Colour>& dual_edge_colours(const World& world, std::string_view name,
                                                  const Colour_options& options = {});
+
+    /// Brings the triangles (flat and smooth) and their colours up to `world` in place when
+    /// they were built for the state `delta` starts from: only the listed elements and the
+    /// faces around them are rewritten (see update_triangles). Layer colours are recoloured
+    /// where they changed, unless a new value falls outside an automatic range (then the next
+    /// colour call recomputes them). Voronoi cells and edges are left to rebuild on their next
+    /// request. Returns whether a part was updated. Cost O(listed elements × valence), plus a
+    /// one-time O(faces) index after a full rebuild.
+    bool apply(const World& world, const World_delta& delta);
+    /// What the last apply() rewrote in the triangles of `shading` and their colours, or
+    /// nothing when they were rebuilt or not updated since.
+    const Buffer_dirt* dirt(Shading shading) const;
+    /// True when the last apply() updated the colours on the triangles of `shading` in place
+    /// (so that only dirt(shading) needs uploading), and they were not rebuilt since.
+    bool colours_updated(Shading shading) const;
 
     /// What the last call above rebuilt (zero everywhere when it found everything current).
     const Rebuild_counts& last_rebuilds() const { return last_; }
@@ -121,7 +148,17 @@ private:
     void begin_call() { last_ = {}; }
     void count(int Rebuild_counts::*part);
 
+    void update_triangle_colours(const World& world, Target target, const World_delta& delta,
+                                 const std::vector<std::uint32_t>& faces);
+
     Geometry_key positions_key_;
+    // Per shading (flat, smooth): where triangles are, what apply() rewrote, whether the index
+    // and the dirt describe the current buffers, and whether colours followed in place.
+    std::array<Triangle_index, 2> index_;
+    std::array<Buffer_dirt, 2> dirt_;
+    std::array<bool, 2> index_valid_{};
+    std::array<bool, 2> dirt_valid_{};
+    std::array<bool, 2> colours_updated_{};
     std::vector<glm::vec3> positions_;
     std::array<Geometry_key, target_count> keys_;
     std::array<Triangle_buffers, 2> triangles_; // flat, smooth

@@ -2,6 +2,8 @@
 // CPU-side vertex and index arrays of a mesh, its Voronoi dual and their colours.
 #include "orbis/render/mesh_buffers.hpp"
 
+#include "orbis/render/live_slots.hpp"
+
 #include "orbis/core/layer.hpp"
 #include "orbis/core/world.hpp"
 
@@ -117,6 +119,40 @@ Face_geometry face_geometry(const Mesh& m, std::span<const glm::vec3> p) {
     return g;
 }
 
+// Writes face f as flat triangle t of b: its corners, their face normal, and the ids.
+inline void write_flat(const Mesh& m, std::span<const glm::vec3> positions, Face f, std::size_t t,
+                       Triangle_buffers& out) {
+    const Corners c = corners(m, f);
+    const glm::vec3 pa = positions[c.a.index()], pb = positions[c.b.index()],
+                    pc = positions[c.c.index()];
+    const glm::vec3 n = unit_or(glm::cross(pb - pa, pc - pa), unit_or(pa, {0, 0, 1}));
+    const std::size_t k = 3 * t;
+    out.positions[k] = pa;
+    out.positions[k + 1] = pb;
+    out.positions[k + 2] = pc;
+    out.normals[k] = out.normals[k + 1] = out.normals[k + 2] = n;
+    out.vertex_of[k] = c.a;
+    out.vertex_of[k + 1] = c.b;
+    out.vertex_of[k + 2] = c.c;
+    for (std::size_t j = 0; j < 3; ++j)
+        out.indices[k + j] = static_cast<std::uint32_t>(k + j);
+    out.face_of[t] = f;
+}
+
+// The smooth normal of v from its own ring: summing unnormalised cross products weights each
+// face by its area, so that slivers left by edits do not tilt the normal.
+inline glm::vec3 smooth_normal(const Mesh& m, std::span<const glm::vec3> positions, Vertex v) {
+    const glm::vec3 p = positions[v.index()];
+    glm::vec3 n(0.f);
+    for (const Edge e : v.edges(m)) {
+        if (!e.left(m).valid()) continue;
+        const glm::vec3 q = positions[e.dest(m).index()];
+        const glm::vec3 r = positions[e.origin_next(m).dest(m).index()];
+        n += glm::cross(q - p, r - p);
+    }
+    return unit_or(n, unit_or(p, {0, 0, 1}));
+}
+
 // Empties every array but keeps its memory: refilling touches no fresh pages, which on large
 // meshes costs more than the build itself.
 template <class... T>
@@ -160,22 +196,7 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
         in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
             for (std::size_t i = first; i < last; ++i) {
                 if (rank[i] == unset) continue;
-                const Face f{static_cast<std::uint32_t>(i)};
-                const Corners c = corners(m, f);
-                const glm::vec3 pa = positions[c.a.index()], pb = positions[c.b.index()],
-                                pc = positions[c.c.index()];
-                const glm::vec3 n = unit_or(glm::cross(pb - pa, pc - pa), unit_or(pa, {0, 0, 1}));
-                const std::size_t k = 3 * std::size_t{rank[i]};
-                out.positions[k] = pa;
-                out.positions[k + 1] = pb;
-                out.positions[k + 2] = pc;
-                out.normals[k] = out.normals[k + 1] = out.normals[k + 2] = n;
-                out.vertex_of[k] = c.a;
-                out.vertex_of[k + 1] = c.b;
-                out.vertex_of[k + 2] = c.c;
-                for (std::size_t j = 0; j < 3; ++j)
-                    out.indices[k + j] = static_cast<std::uint32_t>(k + j);
-                out.face_of[rank[i]] = f;
+                write_flat(m, positions, Face{static_cast<std::uint32_t>(i)}, rank[i], out);
             }
         });
         return;
@@ -202,23 +223,147 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
         }
     });
     // Normals per vertex from its own ring, so that threads never add into a shared vertex.
-    // Summing unnormalised cross products weights each face by its area, so that slivers left
-    // by edits do not tilt the normal.
     out.normals.resize(out.positions.size());
     in_parallel(out.positions.size(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
-            const Vertex v = out.vertex_of[i];
-            const glm::vec3 p = out.positions[i];
-            glm::vec3 n(0.f);
-            for (const Edge e : v.edges(m)) {
-                if (!e.left(m).valid()) continue;
-                const glm::vec3 q = positions[e.dest(m).index()];
-                const glm::vec3 r = positions[e.origin_next(m).dest(m).index()];
-                n += glm::cross(q - p, r - p);
-            }
-            out.normals[i] = unit_or(n, unit_or(p, {0, 0, 1}));
+            out.normals[i] = smooth_normal(m, positions, out.vertex_of[i]);
         }
     });
+}
+
+Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m) {
+    Triangle_index index;
+    index.triangle_of_face.assign(m.face_slots(), unset);
+    for (std::size_t t = 0; t < b.face_of.size(); ++t)
+        if (b.face_of[t].valid() && b.face_of[t].index() < m.face_slots())
+            index.triangle_of_face[b.face_of[t].index()] = static_cast<std::uint32_t>(t);
+    if (b.shading == Shading::smooth) {
+        index.output_of_vertex.assign(m.vertex_slots(), unset);
+        for (std::size_t i = 0; i < b.vertex_of.size(); ++i)
+            if (b.vertex_of[i].valid() && b.vertex_of[i].index() < m.vertex_slots())
+                index.output_of_vertex[b.vertex_of[i].index()] = static_cast<std::uint32_t>(i);
+    }
+    return index;
+}
+
+namespace {
+
+void sort_unique(std::vector<std::uint32_t>& v) {
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+// A new triangle at the end of b for face f; its corners are written by the caller.
+std::uint32_t append_triangle(Triangle_buffers& b, Face f) {
+    const auto t = static_cast<std::uint32_t>(b.face_of.size());
+    b.face_of.push_back(f);
+    b.indices.resize(b.indices.size() + 3);
+    if (b.shading == Shading::flat) {
+        b.positions.resize(b.positions.size() + 3);
+        b.normals.resize(b.normals.size() + 3);
+        b.vertex_of.resize(b.vertex_of.size() + 3);
+    }
+    return t;
+}
+
+} // namespace
+
+Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions,
+                             std::span<const Vertex> vertices, std::span<const Face> faces,
+                             Triangle_buffers& b, Triangle_index& index) {
+    require_positions(m, positions);
+    Buffer_dirt dirt;
+    index.triangle_of_face.resize(m.face_slots(), unset);
+    const bool smooth = b.shading == Shading::smooth;
+    if (smooth) index.output_of_vertex.resize(m.vertex_slots(), unset);
+
+    // The faces to rewrite: those listed and every face around a listed vertex.
+    std::vector<std::uint32_t> face_ids;
+    for (const Face f : faces)
+        if (f.valid() && f.index() < m.face_slots()) face_ids.push_back(f.index());
+    for (const Vertex v : vertices)
+        if (m.contains(v))
+            for (const Face f : v.faces(m))
+                face_ids.push_back(f.index());
+    sort_unique(face_ids);
+
+    // Smooth: outputs for new vertices, positions of listed ones.
+    std::vector<std::uint32_t> normal_of; // vertex ids whose normal is recomputed
+    if (smooth) {
+        for (const Vertex v : vertices) {
+            if (!m.contains(v)) continue;
+            std::uint32_t& o = index.output_of_vertex[v.index()];
+            if (o == unset) {
+                o = static_cast<std::uint32_t>(b.positions.size());
+                b.positions.emplace_back();
+                b.normals.emplace_back();
+                b.vertex_of.push_back(v);
+            }
+            b.positions[o] = positions[v.index()];
+            normal_of.push_back(v.index());
+        }
+    }
+
+    for (const std::uint32_t i : face_ids) {
+        const Face f{i};
+        std::uint32_t& t = index.triangle_of_face[i];
+        if (m.contains(f)) {
+            if (t == unset) {
+                t = append_triangle(b, f);
+                dirt.triangles.push_back(t);
+            }
+            if (smooth) {
+                const Corners c = corners(m, f);
+                for (const Vertex v : {c.a, c.b, c.c}) {
+                    // A corner that was never listed but has no output yet (a vertex created
+                    // without being named) gets one too.
+                    std::uint32_t& o = index.output_of_vertex[v.index()];
+                    if (o == unset) {
+                        o = static_cast<std::uint32_t>(b.positions.size());
+                        b.positions.push_back(positions[v.index()]);
+                        b.normals.emplace_back();
+                        b.vertex_of.push_back(v);
+                    }
+                    normal_of.push_back(v.index());
+                }
+                b.indices[3 * std::size_t{t}] = index.output_of_vertex[c.a.index()];
+                b.indices[3 * std::size_t{t} + 1] = index.output_of_vertex[c.b.index()];
+                b.indices[3 * std::size_t{t} + 2] = index.output_of_vertex[c.c.index()];
+                b.face_of[t] = f;
+                dirt.triangles.push_back(t);
+            } else {
+                write_flat(m, positions, f, t, b);
+                for (std::uint32_t k = 0; k < 3; ++k)
+                    dirt.vertices.push_back(3 * t + k);
+            }
+        } else if (t != unset) {
+            // Deleted: collapse the triangle onto one point so that it draws nothing.
+            const std::size_t k = 3 * std::size_t{t};
+            b.face_of[t] = no_face;
+            if (smooth) {
+                b.indices[k + 1] = b.indices[k + 2] = b.indices[k];
+                dirt.triangles.push_back(t);
+            } else {
+                for (std::size_t j = 0; j < 3; ++j) {
+                    b.positions[k + j] = b.positions[k];
+                    b.vertex_of[k + j] = no_vertex;
+                    dirt.vertices.push_back(static_cast<std::uint32_t>(k + j));
+                }
+            }
+            t = unset;
+        }
+    }
+    if (smooth) {
+        sort_unique(normal_of);
+        for (const std::uint32_t v : normal_of) {
+            const std::uint32_t o = index.output_of_vertex[v];
+            b.normals[o] = smooth_normal(m, positions, Vertex{v});
+            dirt.vertices.push_back(o);
+        }
+    }
+    sort_unique(dirt.vertices);
+    sort_unique(dirt.triangles);
+    return dirt;
 }
 
 Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions) {
@@ -363,27 +508,6 @@ std::vector<glm::vec3> vertex_positions(const World& world) {
 
 namespace {
 
-// Calls f(slot) for the slot of every live element of a layer of kind Type.
-template <Layer_type Type, class F>
-void for_each_live_slot(const Mesh& m, F&& f) {
-    if constexpr (Type == Layer_type::vertex) {
-        for (const Vertex v : m.vertices())
-            f(std::size_t{v.index()});
-    } else if constexpr (Type == Layer_type::face) {
-        for (const Face x : m.faces())
-            f(std::size_t{x.index()});
-    } else if constexpr (is_directed(Type)) {
-        // Both directions of a quad-edge; primal and dual directed slots are numbered alike.
-        for (const Edge e : m.edges()) {
-            f(std::size_t{e.index()});
-            f(std::size_t{e.sym().index()});
-        }
-    } else {
-        for (const Edge e : m.edges())
-            f(std::size_t{e.quad_index()});
-    }
-}
-
 Colour opaque(Srgb8 c) { return {c.r, c.g, c.b, 255}; }
 
 std::string describe(const Layer_base& layer) {
@@ -406,7 +530,7 @@ template <class T, Layer_type Type>
 std::pair<double, double> live_range(const Layer<T, Type>& layer, const Mesh& m) {
     double lo = std::numeric_limits<double>::infinity();
     double hi = -lo;
-    for_each_live_slot<Type>(m, [&](std::size_t s) {
+    detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
         const T& v = layer.at_slot(s);
         for (int i = 0; i < layer_value_length<T>; ++i) {
             const double x = component(v, i);
@@ -419,45 +543,94 @@ std::pair<double, double> live_range(const Layer<T, Type>& layer, const Mesh& m)
     return lo <= hi ? std::pair{lo, hi} : std::pair{0.0, 1.0};
 }
 
+// The colour of one value under the map and range chosen for a layer of value type T.
+template <class T>
+Colour colour_of(const T& value, Colour_map_kind kind, std::pair<double, double> range,
+                 const Colour_options& o) {
+    if constexpr (Layer_scalar<T>) {
+        return opaque(
+            map_colour(kind, static_cast<double>(value), range.first, range.second, o.sea_level));
+    } else {
+        Colour c{0, 0, 0, 255};
+        for (int i = 0; i < layer_value_length<T>; ++i) {
+            const double t = normalise(component(value, i), range.first, range.second);
+            c[i] = std::isnan(t) ? 0 : static_cast<std::uint8_t>(std::lround(t * 255.0));
+        }
+        return c;
+    }
+}
+
+// The map a layer of value type T is coloured with.
+template <class T>
+Colour_map_kind map_of(const Colour_options& o) {
+    return o.map.value_or(std::integral<T> ? Colour_map_kind::categorical
+                                           : Colour_map_kind::viridis);
+}
+
+// Whether the range matters: terrain and categorical ignore it (and vectors always use it).
+template <class T>
+bool ranged(const Colour_options& o) {
+    if constexpr (Layer_scalar<T>) {
+        const Colour_map_kind kind = map_of<T>(o);
+        return kind != Colour_map_kind::terrain && kind != Colour_map_kind::categorical;
+    } else {
+        return true;
+    }
+}
+
 template <class T, Layer_type Type>
-Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o) {
-    constexpr int length = layer_value_length<T>;
-    if constexpr (length == 2) {
+void require_colourable(const Layer<T, Type>& layer, const Mesh& m) {
+    if constexpr (layer_value_length<T> == 2)
         throw std::invalid_argument("render: " + describe(layer) +
                                     " cannot be coloured: two components are neither a scalar "
                                     "nor a colour");
-    } else {
-        Slot_colours out{Type, std::vector<Colour>(layer.size(), no_colour)};
-        if (layer.size() != Layer<T, Type>::slot_count(m))
-            throw std::invalid_argument("render: " + describe(layer) +
-                                        " does not match its world's mesh");
-        if constexpr (Layer_scalar<T>) {
-            const Colour_map_kind kind = o.map.value_or(
-                std::integral<T> ? Colour_map_kind::categorical : Colour_map_kind::viridis);
-            // Terrain and categorical ignore the range, so skip the pass that finds it.
-            const bool ranged =
-                kind == Colour_map_kind::viridis || kind == Colour_map_kind::diverging;
-            const std::pair<double, double> range = o.range  ? *o.range
-                                                    : ranged ? live_range(layer, m)
-                                                             : std::pair{0.0, 1.0};
-            for_each_live_slot<Type>(m, [&](std::size_t s) {
-                out.colours[s] = opaque(map_colour(kind, static_cast<double>(layer.at_slot(s)),
-                                                   range.first, range.second, o.sea_level));
-            });
-        } else {
-            const std::pair<double, double> range = o.range ? *o.range : live_range(layer, m);
-            for_each_live_slot<Type>(m, [&](std::size_t s) {
-                Colour c{0, 0, 0, 255};
-                for (int i = 0; i < length; ++i) {
-                    const double t =
-                        normalise(component(layer.at_slot(s), i), range.first, range.second);
-                    c[i] = std::isnan(t) ? 0 : static_cast<std::uint8_t>(std::lround(t * 255.0));
-                }
-                out.colours[s] = c;
-            });
-        }
-        return out;
+    if (layer.size() != Layer<T, Type>::slot_count(m))
+        throw std::invalid_argument("render: " + describe(layer) +
+                                    " does not match its world's mesh");
+}
+
+template <class T, Layer_type Type>
+Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o) {
+    require_colourable(layer, m);
+    Slot_colours out{Type, std::vector<Colour>(layer.size(), no_colour)};
+    if constexpr (layer_value_length<T> != 2) {
+        const Colour_map_kind kind = map_of<T>(o);
+        // Maps that ignore the range skip the pass that finds it.
+        out.range = o.range ? *o.range : ranged<T>(o) ? live_range(layer, m) : std::pair{0.0, 1.0};
+        detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
+            out.colours[s] = colour_of(layer.at_slot(s), kind, out.range, o);
+        });
     }
+    return out;
+}
+
+template <class T, Layer_type Type>
+bool recolour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o,
+                    std::span<const std::size_t> slots, Slot_colours& out) {
+    require_colourable(layer, m);
+    if (out.type != Type)
+        throw std::invalid_argument("render: " + describe(layer) +
+                                    " is not the kind of layer these colours came from");
+    if constexpr (layer_value_length<T> != 2) {
+        const bool check = !o.range && ranged<T>(o);
+        for (const std::size_t s : slots) {
+            if (s >= layer.size() || !detail::is_live_slot<Type>(m, s)) continue;
+            for (int i = 0; i < layer_value_length<T>; ++i) {
+                const double x = component(layer.at_slot(s), i);
+                if (check && std::isfinite(x) && (x < out.range.first || x > out.range.second))
+                    return false;
+            }
+        }
+        const Colour_map_kind kind = map_of<T>(o);
+        out.colours.resize(layer.size(), no_colour);
+        for (const std::size_t s : slots) {
+            if (s >= layer.size()) continue;
+            out.colours[s] = detail::is_live_slot<Type>(m, s)
+                                 ? colour_of(layer.at_slot(s), kind, out.range, o)
+                                 : no_colour;
+        }
+    }
+    return true;
 }
 
 Slot_colours colours_of(const World& world, std::string_view name, const Colour_options& o,
@@ -510,29 +683,63 @@ Slot_colours colours_for_layer(const World& world, std::string_view name,
         world, name, options, [](Layer_type) { return true; }, "a typed layer");
 }
 
-std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c) {
-    std::vector<Colour> out(b.positions.size(), no_colour);
-    if (c.type == Layer_type::vertex) {
-        for (std::size_t i = 0; i < out.size(); ++i) {
-            const std::size_t slot = b.vertex_of[i].index();
-            require_slot(c, slot);
-            out[i] = c.colours[slot];
-        }
-        return out;
-    }
-    if (c.type != Layer_type::face)
+bool recolour_slots(const World& world, std::string_view name, const Colour_options& options,
+                    std::span<const std::size_t> slots, Slot_colours& colours) {
+    const Layer_base* base = world.find_layer(name);
+    if (!base)
+        throw std::invalid_argument("render: there is no typed layer '" + std::string(name) +
+                                    "' to colour");
+    const Mesh& m = world.mesh();
+    return with_value_type(base->value_tag(), [&]<class T>() {
+        return with_layer_type(base->type(), [&]<Layer_type Type>() {
+            return recolour_layer(static_cast<const Layer<T, Type>&>(*base), m, options, slots,
+                                  colours);
+        });
+    });
+}
+
+namespace {
+
+// Refuses colours that cannot lie on triangles of b.
+void require_triangle_colours(const Triangle_buffers& b, const Slot_colours& c) {
+    if (c.type != Layer_type::vertex && c.type != Layer_type::face)
         throw std::invalid_argument("render: triangles take vertex or face colours, not " +
                                     std::string(layer_type_name(c.type)) + " colours");
-    if (b.shading != Shading::flat)
+    if (c.type == Layer_type::face && b.shading != Shading::flat)
         throw std::invalid_argument("render: face colours need flat triangles (smooth ones share "
                                     "corners between faces)");
-    for (std::size_t t = 0; t < b.face_of.size(); ++t) {
-        const std::size_t slot = b.face_of[t].index();
-        require_slot(c, slot);
-        for (std::size_t k = 0; k < 3; ++k)
-            out[b.indices[3 * t + k]] = c.colours[slot];
+}
+
+// The colour of output vertex i of b (flat triangles own outputs 3t to 3t + 2).
+Colour triangle_output_colour(const Triangle_buffers& b, const Slot_colours& c, std::size_t i) {
+    if (c.type == Layer_type::vertex) {
+        const Vertex v = b.vertex_of[i];
+        if (!v.valid()) return no_colour;
+        require_slot(c, v.index());
+        return c.colours[v.index()];
     }
+    const Face f = b.face_of[i / 3];
+    if (!f.valid()) return no_colour;
+    require_slot(c, f.index());
+    return c.colours[f.index()];
+}
+
+} // namespace
+
+std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c) {
+    require_triangle_colours(b, c);
+    std::vector<Colour> out(b.positions.size(), no_colour);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = triangle_output_colour(b, c, i);
     return out;
+}
+
+void colours_on(const Triangle_buffers& b, const Slot_colours& c,
+                std::span<const std::uint32_t> outputs, std::vector<Colour>& out) {
+    require_triangle_colours(b, c);
+    out.resize(b.positions.size(), no_colour);
+    for (const std::uint32_t i : outputs)
+        if (i < out.size()) out[i] = triangle_output_colour(b, c, i);
 }
 
 std::vector<Colour> colours_on(const Voronoi_buffers& b, const Slot_colours& c) {

@@ -119,6 +119,33 @@ void voronoi_cells(const Mesh& m, std::span<const glm::vec3> positions, Voronoi_
 /// Cost O(edges). \throws std::invalid_argument when `positions` is shorter than the slots.
 Line_buffers dual_edges(const Mesh& m, std::span<const glm::vec3> positions);
 
+/// Where the triangles of a Triangle_buffers are, for updating them in place.
+struct Triangle_index {
+    std::vector<std::uint32_t> triangle_of_face; ///< per face slot: its triangle, or UINT32_MAX
+    std::vector<std::uint32_t> output_of_vertex; ///< smooth only, per vertex slot: its output
+};
+
+/// Which outputs an in-place update rewrote, for partial uploads to the GPU.
+struct Buffer_dirt {
+    std::vector<std::uint32_t> vertices;  ///< output vertices rewritten (ascending, unique)
+    std::vector<std::uint32_t> triangles; ///< triangles whose indices were written (ascending)
+};
+
+/// The index of `b`, as built by triangles() or kept by update_triangles(). O(outputs).
+Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m);
+
+/// Brings `b` (and `index`) in place up to mesh `m` with `positions` after edits that changed
+/// only `vertices` (position, faces, existence) and `faces` (corners, existence): the faces
+/// listed and the faces around the vertices listed are rewritten, new faces and vertices are
+/// appended, deleted faces become degenerate triangles (all corners at one point, vertex_of
+/// no_vertex, face_of no_face) that draw nothing, and smooth normals are recomputed around every
+/// rewritten corner. The result draws what triangles() would draw, in another order. Returns
+/// what was rewritten. Cost O(listed elements × valence).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions,
+                             std::span<const Vertex> vertices, std::span<const Face> faces,
+                             Triangle_buffers& b, Triangle_index& index);
+
 /// The world's orbis::position_layer as one array indexed by vertex slot. O(vertex slots).
 /// \throws std::invalid_argument when the world has no position layer.
 std::vector<glm::vec3> vertex_positions(const World& world);
@@ -147,6 +174,9 @@ struct Slot_colours {
     Layer_type type = Layer_type::vertex;
     /// Per slot: its colour.
     std::vector<Colour> colours;
+    /// The values mapped to the ends of the map (what Colour_options::range was, or the live
+    /// minimum and maximum found); [0, 1] for maps that ignore the range.
+    std::pair<double, double> range{0.0, 1.0};
 };
 
 /// \name Colours of a layer. Scalars go through map_colour (integers and bool as ids under
@@ -169,14 +199,28 @@ Slot_colours colours_for_edges(const World& world, std::string_view name,
 /// \throws std::invalid_argument as colours_for_vertices.
 Slot_colours colours_for_layer(const World& world, std::string_view name,
                                const Colour_options& options = {});
+/// Recolours `slots` of `colours` (made by colours_for_layer for the same layer and options)
+/// after their values or elements changed: live slots get their value's colour under
+/// colours.range, dead ones no_colour; the arrays grow with the layer. Returns false, changing
+/// nothing, when the range was found from the values (no options.range) and a new finite value
+/// lies outside it: then only a full colours_for_layer is right. O(slots).
+/// \throws std::invalid_argument as colours_for_layer, or when the layer's kind or value type
+/// differs from the colours'.
+bool recolour_slots(const World& world, std::string_view name, const Colour_options& options,
+                    std::span<const std::size_t> slots, Slot_colours& colours);
 ///@}
 
 /// \name Colours laid onto buffers: one Colour per output vertex (per segment end for lines).
 ///@{
 /// Vertex colours on triangle corners (interpolated across each triangle), or face colours
-/// (flat shading only, every corner of a triangle its face's colour).
+/// (flat shading only, every corner of a triangle its face's colour). Degenerate triangles
+/// left by update_triangles get no_colour.
 /// \throws std::invalid_argument for face colours on smooth triangles or edge colours.
 std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c);
+/// colours_on(b, c) for the outputs `outputs` only, written into `out` (grown to the outputs
+/// of `b`). \throws std::invalid_argument as colours_on.
+void colours_on(const Triangle_buffers& b, const Slot_colours& c,
+                std::span<const std::uint32_t> outputs, std::vector<Colour>& out);
 /// Vertex colours on Voronoi cells, one flat colour per cell.
 /// \throws std::invalid_argument for other than vertex colours.
 std::vector<Colour> colours_on(const Voronoi_buffers& b, const Slot_colours& c);

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+// Summaries of a World's layers (count, range, mean, histogram) for the editor's Layers dock.
+#pragma once
+
+#include "orbis/core/layer_info.hpp"
+
+#include <cstddef>
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace orbis {
+class World;
+}
+
+namespace orbis::render {
+
+/// What a layer holds, summarised over the live elements it binds to. The summarised quantity
+/// is the value itself for scalars (bool as 0 or 1, integers converted to double) and the
+/// Euclidean length for vectors.
+struct Layer_stats {
+    /// The layer's name.
+    std::string name;
+    /// True for a Dict layer, which has no elements: then only `count` says anything.
+    bool is_dict = false;
+    /// The elements a typed layer binds values to (left as vertex for a Dict layer).
+    Layer_type type = Layer_type::vertex;
+    /// Layer_base::value_name() ("float", "vec3", ...), or "dict".
+    std::string value_type;
+    /// Live elements for a typed layer, counted per slot: each live undirected edge once, each
+    /// direction of a live edge for directed layers. Top-level keys for a Dict layer.
+    std::size_t count = 0;
+    /// How many of the `count` quantities are finite: those behind min, mean, max and the
+    /// histogram (NaN and infinite values, and vectors with such a component, are left out).
+    std::size_t finite = 0;
+    /// Smallest finite quantity; NaN when `finite` is 0.
+    double min = std::numeric_limits<double>::quiet_NaN();
+    /// Mean of the finite quantities; NaN when `finite` is 0.
+    double mean = std::numeric_limits<double>::quiet_NaN();
+    /// Largest finite quantity; NaN when `finite` is 0.
+    double max = std::numeric_limits<double>::quiet_NaN();
+    /// Finite quantities counted in equal bins over [min, max], max in the last bin; all in bin 0
+    /// when min == max. Sums to `finite`; empty when `finite` is 0.
+    std::vector<std::size_t> histogram;
+};
+
+/// The statistics of layer `name` of `world` with `bins` histogram bins. O(live elements + bins)
+/// in two passes, allocating only the histogram (about 10 ms per million float values).
+/// \throws std::invalid_argument when `world` has no typed or Dict layer `name`, or bins < 1.
+Layer_stats layer_stats(const World& world, std::string_view name, int bins = 32);
+
+/// layer_stats of every typed and Dict layer of `world`, in World::layer_names() order.
+/// O(live elements per layer, summed). \throws std::invalid_argument when bins < 1.
+std::vector<Layer_stats> all_layer_stats(const World& world, int bins = 32);
+
+} // namespace orbis::render

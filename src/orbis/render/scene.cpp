@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+// What the viewport draws of a World: the display modes and the CPU buffers they need.
+#include "orbis/render/scene.hpp"
+
+#include "orbis/core/layer_info.hpp"
+#include "orbis/core/world.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace orbis::render {
+
+namespace {
+
+bool is_primal_edge(Layer_type t) {
+    return t == Layer_type::edge_primal || t == Layer_type::edge_primal_directed;
+}
+
+bool is_dual_edge(Layer_type t) {
+    return t == Layer_type::edge_dual || t == Layer_type::edge_dual_directed;
+}
+
+} // namespace
+
+template <class Buffers>
+void Scene_builder::stamp(Scene_part<Buffers>& part, Change geometry, Change colours,
+                          Stamps& stamps) {
+    if (part.geometry != stamps.geometry || stamps.geometry_stamp == 0) geometry = Change::rebuilt;
+    if (geometry == Change::rebuilt) {
+        stamps.geometry = part.geometry;
+        stamps.geometry_stamp = next_stamp_++;
+        // New geometry means a new vertex count: colours go up again with it.
+        colours = Change::rebuilt;
+    } else if (geometry == Change::in_place) {
+        part.base_geometry_stamp = stamps.geometry_stamp;
+        stamps.geometry_stamp = next_stamp_++;
+    }
+    if (part.colours != stamps.colours || stamps.colour_stamp == 0) colours = Change::rebuilt;
+    if (colours == Change::rebuilt) {
+        stamps.colours = part.colours;
+        stamps.colour_stamp = next_stamp_++;
+    } else if (colours == Change::in_place) {
+        part.base_colour_stamp = stamps.colour_stamp;
+        stamps.colour_stamp = next_stamp_++;
+    }
+    part.geometry_stamp = stamps.geometry_stamp;
+    part.colour_stamp = stamps.colour_stamp;
+}
+
+void Scene_builder::add_rebuilds() {
+    const Rebuild_counts& r = cache_.last_rebuilds();
+    rebuilt_.positions += r.positions;
+    rebuilt_.triangles += r.triangles;
+    rebuilt_.voronoi += r.voronoi;
+    rebuilt_.primal_edges += r.primal_edges;
+    rebuilt_.dual_edges += r.dual_edges;
+    rebuilt_.layer_colours += r.layer_colours;
+    rebuilt_.buffer_colours += r.buffer_colours;
+}
+
+void Scene_builder::refresh_points(const World& world, bool want_points, const World_delta* delta) {
+    const auto* positions = world.layer(position_layer);
+    if (!positions)
+        throw std::invalid_argument("render: the world has no '" +
+                                    std::string(position_layer.name()) + "' layer");
+    points_rebuilt_ = false;
+    const bool current = points_mesh_version_ == world.mesh_version() &&
+                         points_position_version_ == positions->version();
+    if (current && (points_built_ || !want_points)) return;
+    const Mesh& m = world.mesh();
+    const bool follows = delta && !current && delta->from_mesh_version == points_mesh_version_ &&
+                         delta->from_position_version == points_position_version_;
+    points_mesh_version_ = world.mesh_version();
+    points_position_version_ = positions->version();
+    points_rebuilt_ = true;
+    if (follows) {
+        // After edits the radius can only grow where vertices changed (a shrink is not
+        // noticed: the camera frames a little more than needed), and a mesh without boundary
+        // gets one only at the elements the delta lists.
+        bool opened = false;
+        for (const Vertex v : delta->vertices) {
+            if (!m.contains(v)) continue;
+            radius_ = std::max(radius_, double(glm::length((*positions)[v])));
+            for (const Edge e : v.edges(m))
+                opened = opened || m.is_boundary(e);
+        }
+        for (const Face f : delta->faces)
+            if (m.contains(f))
+                for (const Edge e : f.edges(m))
+                    opened = opened || m.is_boundary(e);
+        if (!boundary_.positions.empty() || opened) rebuild_boundary(world);
+        points_built_ = false;
+    } else {
+        radius_ = 0.0;
+        for (const Vertex v : m.vertices())
+            radius_ = std::max(radius_, double(glm::length((*positions)[v])));
+        if (!(radius_ > 0.0)) radius_ = 1.0;
+        rebuild_boundary(world);
+        points_built_ = false;
+    }
+    if (want_points) {
+        points_.positions.clear();
+        points_.vertex_of.clear();
+        for (const Vertex v : m.vertices()) {
+            points_.positions.push_back((*positions)[v]);
+            points_.vertex_of.push_back(v);
+        }
+        points_built_ = true;
+    }
+}
+
+void Scene_builder::rebuild_boundary(const World& world) {
+    const auto* positions = world.layer(position_layer);
+    const Mesh& m = world.mesh();
+    boundary_.positions.clear();
+    for (const Edge e : m.edges()) {
+        if (m.is_boundary(e)) {
+            boundary_.positions.push_back((*positions)[e.origin(m)]);
+            boundary_.positions.push_back((*positions)[e.dest(m)]);
+        }
+    }
+}
+
+Scene Scene_builder::build(const World& world, const View_options& options,
+                           const World_delta* delta) {
+    rebuilt_ = {};
+    Scene scene;
+    const bool applied = delta && cache_.apply(world, *delta);
+    if (applied) add_rebuilds();
+    refresh_points(world, options.points, delta);
+    scene.radius = radius_;
+
+    const Layer_base* layer = nullptr;
+    if (!options.layer.empty()) {
+        layer = world.find_layer(options.layer);
+        if (!layer)
+            scene.layer_error = world.layer(options.layer)
+                                    ? "layer '" + options.layer + "' is a Dict: it has no colours"
+                                    : "no layer named '" + options.layer + "'";
+    }
+    // A plain value with a flag: GCC 12 warns (wrongly) of an uninitialised std::optional here.
+    const bool typed = layer != nullptr;
+    const Layer_type type = typed ? layer->type() : Layer_type::vertex;
+    auto change = [](bool rebuilt) { return rebuilt ? Change::rebuilt : Change::none; };
+    // Colours for one part, or nothing with the reason kept when the layer is refused.
+    auto colours_of = [&](auto&& get) -> const std::vector<Colour>* {
+        try {
+            const std::vector<Colour>* c = &get();
+            add_rebuilds();
+            return c;
+        } catch (const std::invalid_argument& e) {
+            scene.layer_error = e.what();
+            return nullptr;
+        }
+    };
+
+    if (options.triangles) {
+        const Shading shading = typed && type == Layer_type::face ? Shading::flat : options.shading;
+        scene.triangles.geometry = &cache_.triangles(world, shading);
+        add_rebuilds();
+        const bool rebuilt = cache_.last_rebuilds().triangles > 0;
+        const Buffer_dirt* dirt = applied && !rebuilt ? cache_.dirt(shading) : nullptr;
+        Change colours = Change::none;
+        if (typed && (type == Layer_type::vertex || type == Layer_type::face)) {
+            scene.triangles.colours = colours_of([&]() -> const std::vector<Colour>& {
+                return cache_.triangle_colours(world, shading, options.layer, options.colours);
+            });
+            if (scene.triangles.colours && cache_.last_rebuilds().buffer_colours > 0)
+                colours = Change::rebuilt;
+            else if (scene.triangles.colours && dirt && cache_.colours_updated(shading))
+                colours = Change::in_place;
+        }
+        scene.triangles.dirt = dirt;
+        stamp(scene.triangles,
+              rebuilt ? Change::rebuilt
+              : dirt  ? Change::in_place
+                      : Change::none,
+              colours, triangle_stamps_);
+    }
+    if (options.voronoi_cells) {
+        scene.voronoi.geometry = &cache_.voronoi_cells(world);
+        add_rebuilds();
+        const bool rebuilt = cache_.last_rebuilds().voronoi > 0;
+        if (typed && type == Layer_type::vertex)
+            scene.voronoi.colours = colours_of([&]() -> const std::vector<Colour>& {
+                return cache_.voronoi_colours(world, options.layer, options.colours);
+            });
+        stamp(scene.voronoi, change(rebuilt),
+              change(scene.voronoi.colours && cache_.last_rebuilds().buffer_colours > 0),
+              voronoi_stamps_);
+    }
+    if (options.wireframe) {
+        scene.primal_edges.geometry = &cache_.primal_edges(world);
+        add_rebuilds();
+        const bool rebuilt = cache_.last_rebuilds().primal_edges > 0;
+        if (typed && is_primal_edge(type))
+            scene.primal_edges.colours = colours_of([&]() -> const std::vector<Colour>& {
+                return cache_.primal_edge_colours(world, options.layer, options.colours);
+            });
+        stamp(scene.primal_edges, change(rebuilt),
+              change(scene.primal_edges.colours && cache_.last_rebuilds().buffer_colours > 0),
+              primal_stamps_);
+    }
+    if (options.dual_edges || options.voronoi_outlines) {
+        scene.dual_edges.geometry = &cache_.dual_edges(world);
+        add_rebuilds();
+        const bool rebuilt = cache_.last_rebuilds().dual_edges > 0;
+        if (options.dual_edges && typed && is_dual_edge(type))
+            scene.dual_edges.colours = colours_of([&]() -> const std::vector<Colour>& {
+                return cache_.dual_edge_colours(world, options.layer, options.colours);
+            });
+        stamp(scene.dual_edges, change(rebuilt),
+              change(scene.dual_edges.colours && cache_.last_rebuilds().buffer_colours > 0),
+              dual_stamps_);
+        scene.voronoi_outlines = options.voronoi_outlines;
+        scene.dual_edges_coloured = options.dual_edges;
+    }
+    if (options.points) {
+        scene.points.geometry = &points_;
+        stamp(scene.points, change(points_rebuilt_), Change::none, point_stamps_);
+    }
+    if (options.boundary && !boundary_.positions.empty()) {
+        scene.boundary.geometry = &boundary_;
+        stamp(scene.boundary, change(points_rebuilt_), Change::none, boundary_stamps_);
+    }
+    if (layer && scene.layer_error.empty()) {
+        const bool shown = scene.triangles.colours || scene.voronoi.colours ||
+                           scene.primal_edges.colours || scene.dual_edges.colours;
+        if (!shown)
+            scene.layer_error = "layer '" + options.layer +
+                                "' colours no part on screen; turn on " +
+                                (is_primal_edge(type) ? std::string("the wireframe")
+                                 : is_dual_edge(type) ? std::string("dual edges")
+                                                      : std::string("triangles or cells"));
+    }
+    return scene;
+}
+
+} // namespace orbis::render

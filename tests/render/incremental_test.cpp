@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+// Tests of in-place buffer updates: after any sequence of flips, splits, collapses and position
+// edits, triangles and colours updated from recorded deltas draw exactly what a fresh build
+// draws, and stale deltas are refused.
+#include "orbis/render/buffer_cache.hpp"
+#include "orbis/render/delta_recorder.hpp"
+#include "orbis/render/scene.hpp"
+
+#include "orbis/core/world.hpp"
+#include "orbis/gen/sphere.hpp"
+
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <tuple>
+
+namespace orbis::render {
+namespace {
+
+constexpr auto height =
+    Layer_info<float, Layer_type::vertex>("height").interpolation(Interpolation::lerp);
+constexpr auto area = Layer_info<float, Layer_type::face>("area");
+
+World sphere() {
+    World w =
+        gen::make_sphere_world({.count = 600, .radius = 1.f, .perturbation = 0.5f, .seed = 9});
+    auto [h, a] = w.lock_layer(height, area);
+    for (const Vertex v : w.mesh().vertices())
+        h[v] = float(v.index() % 97);
+    for (const Face f : w.mesh().faces())
+        a[f] = float(f.index() % 13);
+    return w;
+}
+
+// One random edit (flip, split, collapse or a move of a vertex), recorded.
+void random_edit(World& w, std::mt19937_64& rng, Delta_recorder& recorder) {
+    const Mesh& m = w.mesh();
+    std::vector<Edge> edges;
+    for (const Edge e : m.edges())
+        edges.push_back(e);
+    const Edge e = edges[rng() % edges.size()];
+    switch (rng() % 4) {
+    case 0:
+        (void)w.lock_mesh().try_flip(e);
+        break;
+    case 1:
+        (void)w.lock_mesh().try_split(e, 0.3f);
+        break;
+    case 2:
+        (void)w.lock_mesh().try_collapse(e, 0.5f);
+        break;
+    default: {
+        const Vertex v = e.origin(m);
+        auto [p] = w.lock_layer(position_layer);
+        p[v] = glm::normalize(p[v] + glm::vec3(0.01f, -0.02f, 0.015f));
+        recorder.touch(v);
+        break;
+    }
+    }
+}
+
+// What a triangle buffer draws: per live face, its corners (from the first corner of the
+// face's own order) with position, normal and colour.
+using Corner = std::tuple<std::uint32_t, float, float, float, float, float, float, int, int, int>;
+std::map<std::uint32_t, std::vector<Corner>> drawn(const Triangle_buffers& b,
+                                                   const std::vector<Colour>* colours) {
+    std::map<std::uint32_t, std::vector<Corner>> out;
+    for (std::size_t t = 0; t < b.face_of.size(); ++t) {
+        if (!b.face_of[t].valid()) continue;
+        std::vector<Corner> corners;
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t o = b.indices[3 * t + k];
+            const glm::vec3 p = b.positions[o], n = b.normals[o];
+            const Colour c = colours ? (*colours)[o] : Colour{};
+            // Normals rounded: a smooth normal summed in another order differs in the last bits.
+            auto r = [](float x) { return std::round(x * 1e4f) / 1e4f; };
+            corners.emplace_back(b.vertex_of[o].index(), p.x, p.y, p.z, r(n.x), r(n.y), r(n.z), c.r,
+                                 c.g, c.b);
+        }
+        std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()),
+                    corners.end());
+        out[b.face_of[t].index()] = corners;
+    }
+    return out;
+}
+
+class Incremental : public ::testing::TestWithParam<std::tuple<Shading, const char*>> {};
+
+TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
+    const auto [shading, layer] = GetParam();
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.triangle_colours(w, shading, layer);
+    std::mt19937_64 rng(std::hash<std::string>{}(layer) + int(shading));
+    int updated = 0;
+    for (int step = 0; step < 120; ++step) {
+        Delta_recorder recorder(w);
+        random_edit(w, rng, recorder);
+        updated += cache.apply(w, recorder.delta());
+        const std::vector<Colour>& colours = cache.triangle_colours(w, shading, layer);
+        const Triangle_buffers& b = cache.triangles(w, shading);
+        Buffer_cache fresh;
+        const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, layer);
+        ASSERT_EQ(drawn(b, &colours), drawn(fresh.triangles(w, shading), &fresh_colours))
+            << "after step " << step;
+    }
+    EXPECT_GT(updated, 60) << "most edits should have been applied in place";
+}
+
+INSTANTIATE_TEST_SUITE_P(ShadingsAndLayers, Incremental,
+                         ::testing::Values(std::tuple{Shading::flat, "height"},
+                                           std::tuple{Shading::smooth, "height"},
+                                           std::tuple{Shading::flat, "area"}));
+
+TEST(IncrementalUpdates, ApplyRebuildsNothingAndDirtNamesTheChangedOutputs) {
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.triangle_colours(w, Shading::flat, "height");
+    Edge e;
+    for (const Edge x : w.mesh().edges())
+        if (!w.mesh().check_flip(x)) {
+            e = x;
+            break;
+        }
+    Delta_recorder recorder(w);
+    w.lock_mesh().flip(e);
+    ASSERT_TRUE(cache.apply(w, recorder.delta()));
+    EXPECT_EQ(cache.last_rebuilds().updates, 1);
+    (void)cache.triangle_colours(w, Shading::flat, "height");
+    EXPECT_EQ(cache.last_rebuilds().total(), 0) << "the update left something stale";
+    ASSERT_NE(cache.dirt(Shading::flat), nullptr);
+    EXPECT_TRUE(cache.colours_updated(Shading::flat));
+    // The two flipped faces and the faces around their four corners: a few dozen outputs.
+    const Buffer_dirt& dirt = *cache.dirt(Shading::flat);
+    EXPECT_GE(dirt.vertices.size(), 6u);
+    EXPECT_LE(dirt.vertices.size(), 3u * 40u);
+    EXPECT_TRUE(dirt.triangles.empty()) << "a flip appends no triangle";
+}
+
+TEST(IncrementalUpdates, StaleDeltasAreRefused) {
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.triangles(w, Shading::flat);
+    Delta_recorder first(w);
+    w.lock_mesh().split(Edge(0), 0.5f);
+    const World_delta one = first.delta();
+    Delta_recorder second(w);
+    w.lock_mesh().split(Edge(4), 0.5f);
+    // The cache is at the state before `one`; `second` starts later.
+    EXPECT_FALSE(cache.apply(w, second.delta()));
+    (void)cache.triangles(w, Shading::flat);
+    EXPECT_EQ(cache.last_rebuilds().triangles, 1);
+    (void)one;
+}
+
+TEST(IncrementalUpdates, ValuesBeyondTheAutomaticRangeRecolourEverything) {
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.triangle_colours(w, Shading::smooth, "height");
+    Delta_recorder recorder(w);
+    {
+        auto [h] = w.lock_layer(height);
+        h[Vertex(3)] = 1000.f; // far above the old maximum (96): every colour moves
+    }
+    recorder.touch(Vertex(3));
+    EXPECT_TRUE(cache.apply(w, recorder.delta())); // the geometry is current
+    EXPECT_FALSE(cache.colours_updated(Shading::smooth));
+    (void)cache.triangle_colours(w, Shading::smooth, "height");
+    EXPECT_EQ(cache.last_rebuilds().layer_colours, 1);
+}
+
+TEST(IncrementalUpdates, ScenesMarkPatchesAgainstTheirBase) {
+    World w = sphere();
+    Scene_builder builder;
+    View_options o;
+    o.layer = "height";
+    const Scene before = builder.build(w, o);
+    Delta_recorder recorder(w);
+    w.lock_mesh().split(Edge(2), 0.5f);
+    const World_delta delta = recorder.delta();
+    const Scene after = builder.build(w, o, &delta);
+    EXPECT_EQ(after.triangles.base_geometry_stamp, before.triangles.geometry_stamp);
+    EXPECT_EQ(after.triangles.base_colour_stamp, before.triangles.colour_stamp);
+    EXPECT_NE(after.triangles.geometry_stamp, before.triangles.geometry_stamp);
+    ASSERT_NE(after.triangles.dirt, nullptr);
+    EXPECT_EQ(after.triangles.dirt->triangles.size(), 2u) << "a split appends two triangles";
+    EXPECT_EQ(builder.last_rebuilds().triangles, 0);
+}
+
+} // namespace
+} // namespace orbis::render

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// Draws a Scene with OpenGL 3.3 core, uploading only the parts whose stamps changed.
+#include "orbis/render/gl/gl_renderer.hpp"
+
+#include "orbis/render/gl/shaders.hpp"
+
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+
+#include <glm/gtc/type_ptr.hpp>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+
+namespace orbis::render::gl {
+
+namespace {
+
+// Radial scales that lift overlays off the surface (relative to the radius), so that lines,
+// points and highlights win the depth test against the faces they lie on.
+constexpr float cell_lift = 1.0003f;
+constexpr float line_lift = 1.0008f;
+constexpr float point_lift = 1.0012f;
+constexpr float highlight_lift = 1.0016f;
+
+const glm::vec4 surface_colour{0.72f, 0.76f, 0.82f, 1.0f};
+const glm::vec4 wire_colour{0.12f, 0.13f, 0.16f, 1.0f};
+const glm::vec4 outline_colour{0.05f, 0.05f, 0.08f, 1.0f};
+const glm::vec4 dual_colour{0.15f, 0.45f, 0.95f, 1.0f};
+const glm::vec4 point_colour{0.95f, 0.35f, 0.1f, 1.0f};
+const glm::vec4 boundary_colour{0.95f, 0.1f, 0.1f, 1.0f};
+
+} // namespace
+
+unsigned Gl_renderer::compile(std::string_view vertex, std::string_view fragment,
+                              const char* name) {
+    auto stage = [&](GLenum type, std::string_view source) {
+        const GLuint shader = glCreateShader(type);
+        const char* text = source.data();
+        const GLint length = static_cast<GLint>(source.size());
+        glShaderSource(shader, 1, &text, &length);
+        glCompileShader(shader);
+        GLint ok = 0;
+        glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            char log[2048] = {};
+            glGetShaderInfoLog(shader, sizeof log, nullptr, log);
+            glDeleteShader(shader);
+            throw std::runtime_error(std::string("render: shader '") + name +
+                                     "' does not compile: " + log);
+        }
+        return shader;
+    };
+    const GLuint vs = stage(GL_VERTEX_SHADER, vertex);
+    const GLuint fs = stage(GL_FRAGMENT_SHADER, fragment);
+    const GLuint program = glCreateProgram();
+    glAttachShader(program, vs);
+    glAttachShader(program, fs);
+    glLinkProgram(program);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    GLint ok = 0;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048] = {};
+        glGetProgramInfoLog(program, sizeof log, nullptr, log);
+        glDeleteProgram(program);
+        throw std::runtime_error(std::string("render: shader '") + name +
+                                 "' does not link: " + log);
+    }
+    return program;
+}
+
+void Gl_renderer::initialize() {
+    if (initialized_) return;
+    if (!initializeOpenGLFunctions())
+        throw std::runtime_error("render: OpenGL 3.3 core is not available in this context");
+    // The 3.3 core table leaves out the constant vertex attributes; the ES 2 table has them.
+    es2_ = QOpenGLContext::currentContext()->functions();
+    surface_program_ = compile(surface_vertex_shader(), surface_fragment_shader(), "surface");
+    bare_program_ = compile(bare_vertex_shader(), bare_fragment_shader(), "bare");
+    view_projection_ = glGetUniformLocation(surface_program_, "view_projection");
+    scale_ = glGetUniformLocation(surface_program_, "scale");
+    light_direction_ = glGetUniformLocation(surface_program_, "light_direction");
+    lighting_ = glGetUniformLocation(surface_program_, "lighting");
+    bare_view_projection_ = glGetUniformLocation(bare_program_, "view_projection");
+    initialized_ = true;
+}
+
+void Gl_renderer::release() {
+    if (!initialized_) return;
+    for (Part& p : parts_) {
+        const GLuint buffers[] = {p.positions, p.normals, p.colours, p.indices};
+        glDeleteBuffers(4, buffers);
+        if (p.vao) glDeleteVertexArrays(1, &p.vao);
+        p = Part{};
+    }
+    glDeleteProgram(surface_program_);
+    glDeleteProgram(bare_program_);
+    surface_program_ = bare_program_ = 0;
+    initialized_ = false;
+}
+
+void Gl_renderer::ensure_objects(Part& part) {
+    if (part.vao) return;
+    glGenVertexArrays(1, &part.vao);
+    GLuint buffers[4];
+    glGenBuffers(4, buffers);
+    part.positions = buffers[0];
+    part.normals = buffers[1];
+    part.colours = buffers[2];
+    part.indices = buffers[3];
+    glBindVertexArray(part.vao);
+    glBindBuffer(GL_ARRAY_BUFFER, part.positions);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
+    glEnableVertexAttribArray(0);
+    glBindBuffer(GL_ARRAY_BUFFER, part.normals);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, sizeof(glm::vec3), nullptr);
+    glBindBuffer(GL_ARRAY_BUFFER, part.colours);
+    glVertexAttribPointer(2, 4, GL_UNSIGNED_BYTE, GL_TRUE, sizeof(Colour), nullptr);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, part.indices);
+    glBindVertexArray(0);
+}
+
+void Gl_renderer::upload_array(unsigned buffer, const void* data, std::size_t bytes,
+                               Upload_stats& stats) {
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(bytes), data, GL_STATIC_DRAW);
+    stats.bytes += bytes;
+    ++stats.parts;
+}
+
+void Gl_renderer::upload_positions(Part& part, const std::vector<glm::vec3>& positions,
+                                   Upload_stats& stats) {
+    ensure_objects(part);
+    upload_array(part.positions, positions.data(), positions.size() * sizeof(glm::vec3), stats);
+    part.count = static_cast<int>(positions.size());
+    part.indexed = false;
+}
+
+void Gl_renderer::upload_with_room(unsigned target, unsigned buffer, const void* data,
+                                   std::size_t count, std::size_t capacity, std::size_t size,
+                                   Upload_stats& stats) {
+    glBindBuffer(target, buffer);
+    glBufferData(target, static_cast<GLsizeiptr>(capacity * size), nullptr, GL_STATIC_DRAW);
+    glBufferSubData(target, 0, static_cast<GLsizeiptr>(count * size), data);
+    stats.bytes += count * size;
+    ++stats.parts;
+}
+
+void Gl_renderer::patch(unsigned target, unsigned buffer, const void* data, std::size_t size,
+                        const std::vector<std::uint32_t>& elements, std::size_t stride,
+                        Upload_stats& stats) {
+    glBindBuffer(target, buffer);
+    const auto* bytes = static_cast<const unsigned char*>(data);
+    // Runs of nearby elements go up as one call: a few bytes too many cost less than a call.
+    for (std::size_t i = 0; i < elements.size();) {
+        std::size_t j = i;
+        while (j + 1 < elements.size() && elements[j + 1] <= elements[j] + 8)
+            ++j;
+        const std::size_t first = std::size_t{elements[i]} * stride;
+        const std::size_t last = (std::size_t{elements[j]} + 1) * stride;
+        glBufferSubData(target, static_cast<GLintptr>(first * size),
+                        static_cast<GLsizeiptr>((last - first) * size), bytes + first * size);
+        stats.bytes += (last - first) * size;
+        i = j + 1;
+    }
+    ++stats.parts;
+}
+
+namespace {
+
+// Room for edits that append: an eighth more, and at least a few thousand elements.
+std::size_t with_room(std::size_t n) { return n + n / 8 + 4096; }
+
+} // namespace
+
+template <class Buffers>
+void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
+                              Upload_stats& stats) {
+    part.present = scene_part.geometry != nullptr;
+    if (!part.present) return;
+    const Buffers& b = *scene_part.geometry;
+    constexpr bool indexed = requires {
+        b.normals;
+        b.indices;
+    };
+    if (part.geometry_stamp != scene_part.geometry_stamp) {
+        ensure_objects(part);
+        glBindVertexArray(part.vao);
+        bool fits = b.positions.size() <= part.vertex_capacity;
+        if constexpr (indexed) fits = fits && b.indices.size() <= part.index_capacity;
+        if (scene_part.dirt && part.geometry_stamp != 0 &&
+            scene_part.base_geometry_stamp == part.geometry_stamp && fits) {
+            const Buffer_dirt& dirt = *scene_part.dirt;
+            patch(GL_ARRAY_BUFFER, part.positions, b.positions.data(), sizeof(glm::vec3),
+                  dirt.vertices, 1, stats);
+            if constexpr (indexed) {
+                patch(GL_ARRAY_BUFFER, part.normals, b.normals.data(), sizeof(glm::vec3),
+                      dirt.vertices, 1, stats);
+                patch(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
+                      sizeof(std::uint32_t), dirt.triangles, 3, stats);
+            }
+        } else {
+            part.vertex_capacity = with_room(b.positions.size());
+            upload_with_room(GL_ARRAY_BUFFER, part.positions, b.positions.data(),
+                             b.positions.size(), part.vertex_capacity, sizeof(glm::vec3), stats);
+            if constexpr (indexed) {
+                upload_with_room(GL_ARRAY_BUFFER, part.normals, b.normals.data(), b.normals.size(),
+                                 part.vertex_capacity, sizeof(glm::vec3), stats);
+                glEnableVertexAttribArray(1);
+                part.index_capacity = with_room(b.indices.size());
+                upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
+                                 b.indices.size(), part.index_capacity, sizeof(std::uint32_t),
+                                 stats);
+            }
+            // Colours must be sent whole into the resized buffer.
+            part.colour_stamp = 0;
+        }
+        glBindVertexArray(0);
+        if constexpr (indexed)
+            part.count = static_cast<int>(b.indices.size());
+        else
+            part.count = static_cast<int>(b.positions.size());
+        part.indexed = indexed;
+        part.geometry_stamp = scene_part.geometry_stamp;
+    }
+    if (part.colour_stamp != scene_part.colour_stamp) {
+        ensure_objects(part);
+        glBindVertexArray(part.vao);
+        const std::vector<Colour>* colours = scene_part.colours;
+        if (colours && scene_part.dirt && part.has_colours && part.colour_stamp != 0 &&
+            scene_part.base_colour_stamp == part.colour_stamp &&
+            colours->size() <= part.vertex_capacity) {
+            patch(GL_ARRAY_BUFFER, part.colours, colours->data(), sizeof(Colour),
+                  scene_part.dirt->vertices, 1, stats);
+        } else if (colours) {
+            upload_with_room(GL_ARRAY_BUFFER, part.colours, colours->data(), colours->size(),
+                             std::max(part.vertex_capacity, colours->size()), sizeof(Colour),
+                             stats);
+            glEnableVertexAttribArray(2);
+        } else {
+            glDisableVertexAttribArray(2);
+        }
+        glBindVertexArray(0);
+        part.has_colours = colours != nullptr;
+        part.colour_stamp = scene_part.colour_stamp;
+    }
+}
+
+Upload_stats Gl_renderer::upload(const Scene& scene) {
+    const auto start = std::chrono::steady_clock::now();
+    Upload_stats stats;
+    upload_part(parts_[triangles], scene.triangles, stats);
+    upload_part(parts_[voronoi], scene.voronoi, stats);
+    upload_part(parts_[primal], scene.primal_edges, stats);
+    upload_part(parts_[dual], scene.dual_edges, stats);
+    upload_part(parts_[points], scene.points, stats);
+    upload_part(parts_[boundary], scene.boundary, stats);
+    voronoi_outlines_ = scene.voronoi_outlines;
+    dual_edges_coloured_ = scene.dual_edges_coloured;
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    stats.milliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return stats;
+}
+
+void Gl_renderer::set_highlight(const std::vector<glm::vec3>& segments,
+                                const std::vector<glm::vec3>& points_, const glm::vec4& colour) {
+    Upload_stats ignored;
+    Part& lines = parts_[highlight_lines];
+    lines.present = !segments.empty();
+    if (lines.present) upload_positions(lines, segments, ignored);
+    Part& dots = parts_[highlight_points];
+    dots.present = !points_.empty();
+    if (dots.present) upload_positions(dots, points_, ignored);
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    highlight_colour_ = colour;
+}
+
+void Gl_renderer::draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour,
+                            bool lit, bool own_colours) {
+    if (!part.present || part.count == 0) return;
+    glUniform1f(scale_, scale);
+    glUniform1f(lighting_, lit ? 1.0f : 0.0f);
+    glBindVertexArray(part.vao);
+    const bool masked = part.has_colours && !own_colours;
+    if (masked) glDisableVertexAttribArray(2);
+    if (!part.has_colours || masked)
+        es2_->glVertexAttrib4f(2, colour.r, colour.g, colour.b, colour.a);
+    if (part.indexed)
+        glDrawElements(mode, part.count, GL_UNSIGNED_INT, nullptr);
+    else
+        glDrawArrays(mode, 0, part.count);
+    if (masked) glEnableVertexAttribArray(2);
+    glBindVertexArray(0);
+}
+
+void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& background) {
+    glClearColor(background.r, background.g, background.b, background.a);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW);
+    glUseProgram(surface_program_);
+    const glm::mat4 vp(camera.projection() * camera.view());
+    glUniformMatrix4fv(view_projection_, 1, GL_FALSE, glm::value_ptr(vp));
+    // A headlight from above left of the eye, so that relief casts readable shading.
+    const glm::dvec3 light = camera.orientation() * glm::normalize(glm::dvec3(-0.35, 0.45, 1.0));
+    glUniform3f(light_direction_, float(light.x), float(light.y), float(light.z));
+
+    draw_part(parts_[triangles], GL_TRIANGLES, 1.0f, surface_colour, lighting);
+    draw_part(parts_[voronoi], GL_TRIANGLES, parts_[triangles].present ? cell_lift : 1.0f,
+              surface_colour, lighting);
+    glDisable(GL_CULL_FACE);
+    // Lines and points sit on the near side only: the depth test against the surface hides
+    // the far side's.
+    draw_part(parts_[primal], GL_LINES, line_lift, wire_colour, false);
+    if (voronoi_outlines_)
+        draw_part(parts_[dual], GL_LINES, line_lift, outline_colour, false, false);
+    if (dual_edges_coloured_) draw_part(parts_[dual], GL_LINES, line_lift, dual_colour, false);
+    glPointSize(4.0f);
+    draw_part(parts_[points], GL_POINTS, point_lift, point_colour, false);
+    draw_part(parts_[boundary], GL_LINES, point_lift, boundary_colour, false);
+    glDisable(GL_DEPTH_TEST);
+    glPointSize(9.0f);
+    draw_part(parts_[highlight_lines], GL_LINES, highlight_lift, highlight_colour_, false);
+    draw_part(parts_[highlight_points], GL_POINTS, highlight_lift, highlight_colour_, false);
+    glEnable(GL_DEPTH_TEST);
+    glUseProgram(0);
+}
+
+void Gl_renderer::draw_bare(const Camera& camera, const glm::vec4& background) {
+    glClearColor(background.r, background.g, background.b, background.a);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_CULL_FACE);
+    glUseProgram(bare_program_);
+    const glm::mat4 vp(camera.projection() * camera.view());
+    glUniformMatrix4fv(bare_view_projection_, 1, GL_FALSE, glm::value_ptr(vp));
+    glPointSize(4.0f);
+    for (const Part_index i : {triangles, voronoi, primal, dual, points, boundary}) {
+        const Part& part = parts_[i];
+        if (!part.present || part.count == 0) continue;
+        const GLenum mode = i == triangles || i == voronoi ? GL_TRIANGLES
+                            : i == points                  ? GL_POINTS
+                                                           : GL_LINES;
+        glBindVertexArray(part.vao);
+        if (part.indexed)
+            glDrawElements(mode, part.count, GL_UNSIGNED_INT, nullptr);
+        else
+            glDrawArrays(mode, 0, part.count);
+        glBindVertexArray(0);
+    }
+    glUseProgram(0);
+}
+
+} // namespace orbis::render::gl

@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+// Draws a Scene with OpenGL 3.3 core, uploading only the parts whose stamps changed.
+#pragma once
+
+#include "orbis/render/camera.hpp"
+#include "orbis/render/scene.hpp"
+
+#include <QOpenGLFunctions>
+#include <QOpenGLFunctions_3_3_Core>
+
+#include <glm/vec3.hpp>
+#include <glm/vec4.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace orbis::render::gl {
+
+/// What one upload() sent to the GPU.
+struct Upload_stats {
+    int parts = 0;           ///< buffers (geometry or colours) uploaded
+    std::size_t bytes = 0;   ///< bytes uploaded
+    double milliseconds = 0; ///< wall-clock time of the upload calls
+};
+
+/// The OpenGL side of the viewport: GPU buffers per Scene part, the shaders, and the draw.
+///
+/// Every call needs the same current OpenGL 3.3 core context: initialize() once after it was
+/// created, release() before it goes. Geometry and colours are uploaded separately, each only
+/// when its stamp in the Scene differs from the one uploaded last, so a new colour map sends
+/// colours and not positions, and an unchanged Scene sends nothing.
+class Gl_renderer : protected QOpenGLFunctions_3_3_Core {
+public:
+    Gl_renderer() = default;
+    Gl_renderer(const Gl_renderer&) = delete;
+    Gl_renderer& operator=(const Gl_renderer&) = delete;
+    ~Gl_renderer() = default;
+
+    /// Resolves the GL functions and compiles the shaders.
+    /// \throws std::runtime_error with the driver's log when the context is not OpenGL 3.3 core
+    /// or a shader does not compile.
+    void initialize();
+    /// True after a successful initialize() and before release().
+    bool initialized() const { return initialized_; }
+    /// Deletes every GL object (the context must be current).
+    void release();
+
+    /// Makes the GPU buffers match `scene`; parts the scene leaves out are not drawn.
+    Upload_stats upload(const Scene& scene);
+    /// Draws the uploaded parts as seen by `camera` into the current framebuffer, on
+    /// `background`. `lighting` false draws the exact colours.
+    void draw(const Camera& camera, bool lighting, const glm::vec4& background);
+    /// Draws every uploaded part with the same primitives but the trivial shader: no normals,
+    /// colours or overlay passes (the benchmark's baseline).
+    void draw_bare(const Camera& camera, const glm::vec4& background);
+
+    /// Sets the highlighted element: line segments (pairs of ends) and points, drawn on top.
+    void set_highlight(const std::vector<glm::vec3>& segments, const std::vector<glm::vec3>& points,
+                       const glm::vec4& colour);
+
+private:
+    struct Part {
+        unsigned vao = 0;
+        unsigned positions = 0;
+        unsigned normals = 0;
+        unsigned colours = 0;
+        unsigned indices = 0;
+        int count = 0; // indices, or vertices when there are no indices
+        // Elements the GPU buffers have room for: per-vertex arrays and indices get headroom
+        // on a full upload, so that edits that append are patched in place.
+        std::size_t vertex_capacity = 0;
+        std::size_t index_capacity = 0;
+        bool indexed = false;
+        bool has_colours = false;
+        bool present = false;
+        std::uint64_t geometry_stamp = 0;
+        std::uint64_t colour_stamp = 0;
+    };
+    enum Part_index {
+        triangles,
+        voronoi,
+        primal,
+        dual,
+        points,
+        boundary,
+        highlight_lines,
+        highlight_points,
+        part_count
+    };
+
+    unsigned compile(std::string_view vertex, std::string_view fragment, const char* name);
+    void ensure_objects(Part& part);
+    void upload_array(unsigned buffer, const void* data, std::size_t bytes, Upload_stats& stats);
+    // glBufferData of `capacity` elements of `size` bytes, the first `count` from `data`.
+    void upload_with_room(unsigned target, unsigned buffer, const void* data, std::size_t count,
+                          std::size_t capacity, std::size_t size, Upload_stats& stats);
+    // glBufferSubData of the elements at `elements` (ascending), merged into runs.
+    void patch(unsigned target, unsigned buffer, const void* data, std::size_t size,
+               const std::vector<std::uint32_t>& elements, std::size_t stride, Upload_stats& stats);
+    void upload_positions(Part& part, const std::vector<glm::vec3>& positions, Upload_stats& stats);
+    template <class Buffers>
+    void upload_part(Part& part, const Scene_part<Buffers>& scene_part, Upload_stats& stats);
+    // Draws with the part's colours, or `colour` when it has none or own_colours is false.
+    void draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour, bool lit,
+                   bool own_colours = true);
+
+    bool initialized_ = false;
+    QOpenGLFunctions* es2_ = nullptr;
+    unsigned surface_program_ = 0;
+    unsigned bare_program_ = 0;
+    int view_projection_ = -1;
+    int scale_ = -1;
+    int light_direction_ = -1;
+    int lighting_ = -1;
+    int bare_view_projection_ = -1;
+    Part parts_[part_count];
+    bool voronoi_outlines_ = false;
+    bool dual_edges_coloured_ = false;
+    glm::vec4 highlight_colour_{1.0f, 0.6f, 0.0f, 1.0f};
+};
+
+} // namespace orbis::render::gl

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// The Layers dock: every layer of the World with its statistics, and how the shown one looks.
+#pragma once
+
+#include "orbis/render/layer_stats.hpp"
+#include "orbis/render/mesh_buffers.hpp"
+
+#include <QDockWidget>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QTreeWidget;
+
+namespace orbis {
+class World;
+} // namespace orbis
+
+namespace orbis::ui {
+
+class Histogram_widget;
+
+/// Lists every typed and Dict layer (kind, value type, live count, min / mean / max) and lets
+/// the user choose the layer that colours the view, its colour map and its range; shows the
+/// chosen layer's histogram.
+class Layers_dock : public QDockWidget {
+    Q_OBJECT
+public:
+    /// An empty dock.
+    explicit Layers_dock(QWidget* parent = nullptr);
+
+    /// Lists the layers of `world` and recomputes their statistics. Keeps the shown layer when
+    /// the world still has it. O(elements of every layer).
+    void set_world(const World& world);
+    /// The layer chosen to colour the view, empty for none.
+    const std::string& shown_layer() const { return shown_; }
+    /// Chooses the layer that colours the view (empty: none); unknown names choose none.
+    void set_shown_layer(const std::string& name);
+    /// The colour options of the shown layer, with the map always explicit (the automatic
+    /// choice resolved: terrain for "elevation", categorical for integer and bool layers,
+    /// viridis otherwise).
+    render::Colour_options colour_options() const;
+    /// The statistics of the shown layer, if one is shown.
+    const render::Layer_stats* shown_stats() const;
+    /// The statistics of every layer, in the order listed.
+    const std::vector<render::Layer_stats>& stats() const { return stats_; }
+
+Q_SIGNALS:
+    /// The shown layer, its map or its range changed.
+    void view_changed();
+
+private:
+    void select_row_of_shown();
+    void refresh_controls();
+
+    QTreeWidget* table_ = nullptr;
+    QComboBox* map_ = nullptr;
+    QCheckBox* auto_range_ = nullptr;
+    QDoubleSpinBox* min_ = nullptr;
+    QDoubleSpinBox* max_ = nullptr;
+    Histogram_widget* histogram_ = nullptr;
+    std::vector<render::Layer_stats> stats_;
+    std::string shown_;
+    bool updating_ = false;
+};
+
+} // namespace orbis::ui

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// orbis: the editor. Opens the file given, or generates a world with the default pipeline.
+#include "ui/main_window.hpp"
+
+#include "orbis/gen/module_registry.hpp"
+#include "orbis/gen/pipeline.hpp"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QSurfaceFormat>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace {
+
+// Qt aborts when it cannot reach a display; say so in one line instead.
+bool has_display() {
+    if (qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) return true;
+    return !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (!has_display()) {
+        std::fprintf(stderr, "orbis: no display to open a window on (DISPLAY is not set); run it "
+                             "in a desktop session or under xvfb-run, or use orbis-cli\n");
+        return 1;
+    }
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    QSurfaceFormat::setDefaultFormat(format);
+
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Orbis");
+    QApplication::setApplicationName("orbis");
+    QApplication::setApplicationVersion(ORBIS_VERSION);
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription("Orbis: spherical Delaunay worlds and their Voronoi duals.");
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument("file", "A world to open (.orbis, .ply, .obj).", "[FILE]");
+    QCommandLineOption pipeline_option({"p", "pipeline"},
+                                       "Generate with this pipeline (JSON) instead of the "
+                                       "default one.",
+                                       "json");
+    QCommandLineOption vertices_option({"n", "vertices"},
+                                       "Points of the sphere step when generating "
+                                       "(default: the pipeline's, 1,000,000).",
+                                       "count");
+    parser.addOption(pipeline_option);
+    parser.addOption(vertices_option);
+    parser.process(app);
+
+    orbis::ui::Main_window window;
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        window.open_file(files.front());
+    } else {
+        try {
+            orbis::gen::Pipeline pipeline =
+                parser.isSet(pipeline_option)
+                    ? orbis::gen::load_pipeline(parser.value(pipeline_option).toStdString(),
+                                                orbis::gen::builtin_modules())
+                    : orbis::gen::default_pipeline();
+            if (parser.isSet(vertices_option)) {
+                bool ok = false;
+                const qlonglong n = parser.value(vertices_option).toLongLong(&ok);
+                if (!ok)
+                    throw orbis::gen::Pipeline_error("--vertices wants a number, not '" +
+                                                     parser.value(vertices_option).toStdString() +
+                                                     "'");
+                orbis::gen::override_parameter(pipeline, orbis::gen::builtin_modules(), "count",
+                                               orbis::Dict_value(std::int64_t{n}), "sphere");
+            }
+            window.generate(pipeline);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "orbis: %s\n", e.what());
+            return 2;
+        }
+    }
+    return app.exec();
+}

@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: MIT
+// The editor's 3D view of a World: camera, display modes, layer colours, legend, hover picking.
+#include "ui/viewport.hpp"
+
+#include "orbis/core/layer_info.hpp"
+#include "orbis/render/ticks.hpp"
+
+#include <QKeyEvent>
+#include <QLinearGradient>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions>
+#include <QPainter>
+#include <QWheelEvent>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace orbis::ui {
+
+namespace {
+
+const glm::vec4 background{0.07f, 0.08f, 0.10f, 1.0f};
+const glm::vec4 highlight_colour{1.0f, 0.55f, 0.0f, 1.0f};
+
+// "12.345°N 67.890°W" for a point, with the sphere's up axis +y and longitude 0 at +x (the
+// convention of the equirectangular maps).
+QString latitude_longitude(const glm::dvec3& p) {
+    const double r = glm::length(p);
+    if (!(r > 0.0)) return {};
+    const double lat = std::asin(std::clamp(p.y / r, -1.0, 1.0)) * 180.0 / M_PI;
+    const double lon = std::atan2(-p.z, p.x) * 180.0 / M_PI;
+    return QString("%1°%2 %3°%4")
+        .arg(std::abs(lat), 0, 'f', 3)
+        .arg(lat >= 0 ? 'N' : 'S')
+        .arg(std::abs(lon), 0, 'f', 3)
+        .arg(lon >= 0 ? 'E' : 'W');
+}
+
+glm::dvec3 position_of(const World& world, Vertex v) {
+    return glm::dvec3((*world.layer(position_layer))[v]);
+}
+
+// The circumcentre of face f on the sphere through its corners (as mesh_buffers places it).
+glm::dvec3 circumcentre(const World& world, Face f) {
+    const Mesh& m = world.mesh();
+    glm::dvec3 p[3];
+    int i = 0;
+    for (const Vertex v : f.vertices(m))
+        p[i++] = position_of(world, v);
+    const glm::dvec3 n = glm::normalize(glm::cross(p[1] - p[0], p[2] - p[0]));
+    const double r = (glm::length(p[0]) + glm::length(p[1]) + glm::length(p[2])) / 3.0;
+    return n * r;
+}
+
+} // namespace
+
+struct Viewport::Build_result {
+    World world;
+    render::View_options options;
+    render::Scene scene;
+    std::shared_ptr<const render::Picker> picker;
+    std::string error;
+};
+
+Viewport::Viewport(QWidget* parent)
+    : QOpenGLWidget(parent)
+    , builder_(std::make_unique<render::Scene_builder>())
+    , watcher_(new QFutureWatcher<std::shared_ptr<Build_result>>(this)) {
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setMinimumSize(320, 240);
+    connect(watcher_, &QFutureWatcherBase::finished, this, &Viewport::scene_built);
+}
+
+Viewport::~Viewport() {
+    // The worker uses builder_; it must finish before the builder goes.
+    watcher_->waitForFinished();
+    release_gl();
+}
+
+void Viewport::release_gl() {
+    if (!renderer_.initialized() || !context()) return;
+    makeCurrent();
+    renderer_.release();
+    doneCurrent();
+}
+
+void Viewport::set_world(const World& world, bool reset_camera) {
+    delta_.reset();
+    delta_complete_ = false;
+    world_ = world;
+    message_.clear();
+    reset_camera_on_ready_ = reset_camera_on_ready_ || reset_camera;
+    request_scene();
+}
+
+void Viewport::set_world(const World& world, const render::World_delta& delta) {
+    if (delta_complete_) {
+        if (!delta_) {
+            delta_ = delta;
+        } else {
+            // Merged deltas start where the first did and list everything any of them did.
+            delta_->vertices.insert(delta_->vertices.end(), delta.vertices.begin(),
+                                    delta.vertices.end());
+            delta_->faces.insert(delta_->faces.end(), delta.faces.begin(), delta.faces.end());
+        }
+    }
+    world_ = world;
+    message_.clear();
+    request_scene();
+}
+
+void Viewport::clear_world(const QString& message) {
+    world_.reset();
+    message_ = message;
+    hover_.reset();
+    update();
+}
+
+void Viewport::set_options(const render::View_options& options) {
+    if (options == options_) return;
+    options_ = options;
+    request_scene();
+}
+
+void Viewport::set_legend(const Legend& legend) {
+    legend_ = legend;
+    update();
+}
+
+void Viewport::reset_view() {
+    camera_.set_viewport(width(), height());
+    camera_.reset();
+    update();
+}
+
+bool Viewport::scene_pending() const { return building_ || build_again_; }
+
+void Viewport::finish_scene() {
+    while (scene_pending()) {
+        if (!building_) {
+            request_scene();
+            continue;
+        }
+        watcher_->waitForFinished();
+        // finished() is delivered through the event loop; deliver it now.
+        scene_built();
+    }
+}
+
+void Viewport::request_scene() {
+    if (!world_) return;
+    if (building_) {
+        build_again_ = true;
+        return;
+    }
+    build_again_ = false;
+    building_ = true;
+    std::optional<render::World_delta> delta;
+    if (delta_complete_) delta = std::move(delta_);
+    delta_.reset();
+    delta_complete_ = true;
+    const auto* positions = world_->layer(position_layer);
+    bool need_picker = !picker_ || !positions || picker_mesh_version_ != world_->mesh_version() ||
+                       picker_position_version_ != positions->version();
+    if (need_picker && delta && picker_ && positions) {
+        // The picker's index only chooses where walks start, so it survives edits, unless a
+        // vertex moved outside the radius it enters the mesh at (see Picker).
+        need_picker = false;
+        for (const Vertex v : delta->vertices)
+            if (world_->mesh().contains(v) &&
+                glm::length(glm::dvec3((*positions)[v])) > picker_->max_radius())
+                need_picker = true;
+    }
+    render::Scene_builder* builder = builder_.get();
+    auto job = [builder, world = *world_, options = options_, need_picker,
+                delta = std::move(delta)]() {
+        auto result = std::make_shared<Build_result>();
+        result->world = world;
+        result->options = options;
+        try {
+            result->scene = builder->build(result->world, options, delta ? &*delta : nullptr);
+            if (need_picker) result->picker = std::make_shared<render::Picker>(result->world);
+        } catch (const std::exception& e) {
+            result->error = e.what();
+        }
+        return result;
+    };
+    watcher_->setFuture(QtConcurrent::run(job));
+}
+
+void Viewport::scene_built() {
+    if (!building_ || watcher_->future().resultCount() == 0) return;
+    building_ = false;
+    const std::shared_ptr<Build_result> result = watcher_->future().result();
+    // Consume it: finish_scene() and the queued finished() signal must not upload twice.
+    watcher_->setFuture(QFuture<std::shared_ptr<Build_result>>());
+    if (!result->error.empty()) {
+        message_ = QString::fromStdString(result->error);
+        shown_.reset();
+    } else {
+        shown_ = result->world;
+        if (result->picker) {
+            picker_ = result->picker;
+        }
+        // A picker kept through a delta counts as current for the versions it now serves.
+        picker_mesh_version_ = shown_->mesh_version();
+        picker_position_version_ = shown_->layer(position_layer)->version();
+        camera_.set_radius(result->scene.radius);
+        if (reset_camera_on_ready_) {
+            camera_.set_viewport(width(), height());
+            camera_.reset();
+            reset_camera_on_ready_ = false;
+        }
+        if (renderer_.initialized()) {
+            makeCurrent();
+            last_upload_ = renderer_.upload(result->scene);
+            if (hover_) renderer_.set_highlight({}, {}, highlight_colour);
+            doneCurrent();
+        }
+        hover_.reset();
+        const std::string before = layer_error_;
+        layer_error_ = result->scene.layer_error;
+        if (!layer_error_.empty() && layer_error_ != before)
+            Q_EMIT layer_refused(QString::fromStdString(layer_error_));
+    }
+    update();
+    Q_EMIT scene_ready();
+    if (build_again_) request_scene();
+}
+
+void Viewport::initializeGL() {
+    try {
+        renderer_.initialize();
+        connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] {
+            makeCurrent();
+            renderer_.release();
+            doneCurrent();
+        });
+    } catch (const std::exception& e) {
+        gl_error_ = QString::fromStdString(e.what());
+    }
+    // Buffers built before the context existed were never uploaded: build (nothing new) and
+    // upload everything again.
+    if (world_) request_scene();
+}
+
+void Viewport::resizeGL(int w, int h) { camera_.set_viewport(w, h); }
+
+void Viewport::paintGL() {
+    camera_.set_viewport(width(), height());
+    if (renderer_.initialized() && shown_) {
+        renderer_.draw(camera_, options_.lighting, background);
+    } else {
+        QOpenGLFunctions* gl = context()->functions();
+        gl->glClearColor(background.r, background.g, background.b, background.a);
+        gl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    }
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::Antialiasing);
+    legend_bar_ = QRect();
+    if (!gl_error_.isEmpty())
+        draw_message(painter, "OpenGL 3.3 is not available: " + gl_error_);
+    else if (!shown_)
+        draw_message(painter, message_.isEmpty() ? tr("No world") : message_);
+    else if (legend_.visible)
+        draw_legend(painter);
+}
+
+void Viewport::draw_message(QPainter& painter, const QString& text) {
+    painter.setPen(QColor(220, 220, 230));
+    QFont font = painter.font();
+    font.setPointSizeF(font.pointSizeF() * 1.3);
+    painter.setFont(font);
+    painter.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap, text);
+}
+
+void Viewport::draw_legend(QPainter& painter) {
+    const QFontMetrics metrics(painter.font());
+    const int bar_width = 18;
+    const int bar_height = std::clamp(height() / 3, 80, 260);
+    const int label_width = metrics.horizontalAdvance("-000000.0") + 8;
+    const int margin = 16;
+    const QRect bar(width() - margin - label_width - bar_width, height() - margin - bar_height,
+                    bar_width, bar_height);
+    const QRect panel = bar.adjusted(-10, -metrics.height() - 16, label_width + 8, 10);
+    legend_bar_ = bar;
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(20, 22, 28, 200));
+    painter.drawRoundedRect(panel, 6, 6);
+
+    painter.setPen(QColor(230, 230, 235));
+    painter.drawText(QRect(panel.left() + 8, panel.top() + 4, panel.width() - 16, metrics.height()),
+                     Qt::AlignLeft | Qt::AlignVCenter,
+                     metrics.elidedText(QString::fromStdString(legend_.title), Qt::ElideRight,
+                                        panel.width() - 16));
+    // The bar: the map sampled finely, low values at the bottom.
+    const int steps = bar_height;
+    for (int i = 0; i < steps; ++i) {
+        const double t = (i + 0.5) / steps;
+        const double value = legend_.min + t * (legend_.max - legend_.min);
+        const Srgb8 c = map_colour(legend_.map, value, legend_.min, legend_.max, legend_.sea_level);
+        painter.fillRect(QRect(bar.left(), bar.bottom() - i, bar.width(), 1),
+                         QColor(c.r, c.g, c.b));
+    }
+    painter.setPen(QColor(230, 230, 235));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(bar);
+    const std::vector<double> ticks = render::nice_ticks(legend_.min, legend_.max, 5);
+    const double step = ticks.size() > 1 ? ticks[1] - ticks[0] : 1.0;
+    for (const double v : ticks) {
+        const double t =
+            legend_.max > legend_.min ? (v - legend_.min) / (legend_.max - legend_.min) : 0.5;
+        const int y = bar.bottom() - int(std::lround(t * (bar_height - 1)));
+        painter.drawLine(bar.right() + 1, y, bar.right() + 5, y);
+        painter.drawText(
+            QRect(bar.right() + 8, y - metrics.height() / 2, label_width, metrics.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(render::format_tick(v, step)));
+    }
+}
+
+std::optional<Hover> Viewport::hover_at(QPoint at) const {
+    if (!shown_ || !picker_) return std::nullopt;
+    const render::Ray ray = camera_.ray_at({at.x() + 0.5, at.y() + 0.5});
+    const auto pick = picker_->pick(*shown_, ray, hover_ ? hover_->pick.face : no_face);
+    if (!pick) return std::nullopt;
+    Hover h;
+    h.pick = *pick;
+    h.vertex = pick->vertex;
+    const Mesh& m = shown_->mesh();
+    const Layer_base* layer = options_.layer.empty() ? nullptr : shown_->find_layer(options_.layer);
+    QString element = QString("vertex v%1").arg(pick->vertex.index());
+    std::size_t slot = pick->vertex.index();
+    if (layer) {
+        switch (layer->type()) {
+        case Layer_type::vertex:
+            break;
+        case Layer_type::face:
+            h.face = pick->face;
+            element = QString("face f%1").arg(pick->face.index());
+            slot = pick->face.index();
+            break;
+        case Layer_type::edge_primal:
+        case Layer_type::edge_primal_directed:
+            h.edge = pick->edge;
+            element = QString("edge e%1 (v%2 → v%3)")
+                          .arg(pick->edge.index())
+                          .arg(pick->edge.origin(m).index())
+                          .arg(pick->edge.dest(m).index());
+            slot = layer->type() == Layer_type::edge_primal ? pick->edge.quad_index()
+                                                            : pick->edge.index();
+            break;
+        case Layer_type::edge_dual:
+        case Layer_type::edge_dual_directed:
+            h.edge = pick->edge.rot();
+            element = QString("dual edge %1 (f%2 → f%3)")
+                          .arg(QString::fromStdString(layer->element_name(
+                              layer->type() == Layer_type::edge_dual ? h.edge.quad_index()
+                                                                     : h.edge.index())))
+                          .arg(h.edge.origin_face(m).index())
+                          .arg(h.edge.dest_face(m).index());
+            slot = layer->type() == Layer_type::edge_dual ? h.edge.quad_index() : h.edge.index();
+            break;
+        }
+    }
+    QString text = element + "  " + latitude_longitude(pick->point);
+    if (layer && slot < layer->size())
+        text += QString("  %1 = %2")
+                    .arg(QString::fromStdString(layer->name()),
+                         QString::fromStdString(layer->format_value(slot)));
+    text += QString("  (face f%1, edge e%2)").arg(pick->face.index()).arg(pick->edge.index());
+    h.text = text.toStdString();
+    return h;
+}
+
+void Viewport::update_hover(QPoint at) {
+    std::optional<Hover> h = hover_at(at);
+    const bool same = h && hover_ && h->vertex == hover_->vertex && h->face == hover_->face &&
+                      h->edge == hover_->edge && h->pick.face == hover_->pick.face;
+    if (!same) {
+        std::vector<glm::vec3> segments;
+        std::vector<glm::vec3> points;
+        if (h && shown_) {
+            const Mesh& m = shown_->mesh();
+            if (h->face.valid()) {
+                for (const Edge e : h->face.edges(m)) {
+                    segments.push_back(glm::vec3(position_of(*shown_, e.origin(m))));
+                    segments.push_back(glm::vec3(position_of(*shown_, e.dest(m))));
+                }
+            } else if (h->edge.valid() && h->edge.is_primal()) {
+                segments.push_back(glm::vec3(position_of(*shown_, h->edge.origin(m))));
+                segments.push_back(glm::vec3(position_of(*shown_, h->edge.dest(m))));
+            } else if (h->edge.valid()) {
+                const Face a = h->edge.origin_face(m);
+                const Face b = h->edge.dest_face(m);
+                if (a.valid() && b.valid()) {
+                    segments.push_back(glm::vec3(circumcentre(*shown_, a)));
+                    segments.push_back(glm::vec3(circumcentre(*shown_, b)));
+                }
+            } else {
+                points.push_back(glm::vec3(position_of(*shown_, h->vertex)));
+            }
+        }
+        if (renderer_.initialized()) {
+            makeCurrent();
+            renderer_.set_highlight(segments, points, highlight_colour);
+            doneCurrent();
+        }
+        update();
+    }
+    hover_ = h;
+    Q_EMIT hovered(hover_);
+}
+
+void Viewport::mousePressEvent(QMouseEvent* event) {
+    last_mouse_ = event->pos();
+    dragging_ = event->button();
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent* event) {
+    const QPoint at = event->pos();
+    if (dragging_ == Qt::LeftButton) {
+        camera_.rotate({last_mouse_.x() + 0.5, last_mouse_.y() + 0.5},
+                       {at.x() + 0.5, at.y() + 0.5});
+        update();
+    } else if (dragging_ == Qt::RightButton || dragging_ == Qt::MiddleButton) {
+        camera_.pan({double(at.x() - last_mouse_.x()), double(at.y() - last_mouse_.y())});
+        update();
+    } else {
+        update_hover(at);
+    }
+    last_mouse_ = at;
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == dragging_) dragging_ = Qt::NoButton;
+    update_hover(event->pos());
+}
+
+void Viewport::wheelEvent(QWheelEvent* event) {
+    const double factor = std::pow(1.0015, event->angleDelta().y());
+    const QPointF at = event->position();
+    camera_.zoom_at({at.x(), at.y()}, factor);
+    update();
+}
+
+void Viewport::keyPressEvent(QKeyEvent* event) {
+    if (event->key() == Qt::Key_Home) {
+        reset_view();
+        return;
+    }
+    QOpenGLWidget::keyPressEvent(event);
+}
+
+void Viewport::leaveEvent(QEvent* event) {
+    if (hover_) {
+        hover_.reset();
+        if (renderer_.initialized()) {
+            makeCurrent();
+            renderer_.set_highlight({}, {}, highlight_colour);
+            doneCurrent();
+        }
+        update();
+        Q_EMIT hovered(std::nullopt);
+    }
+    QOpenGLWidget::leaveEvent(event);
+}
+
+} // namespace orbis::ui

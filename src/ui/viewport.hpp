@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+// The editor's 3D view of a World: camera, display modes, layer colours, legend, hover picking.
+#pragma once
+
+#include "orbis/core/colour_map.hpp"
+#include "orbis/core/world.hpp"
+#include "orbis/render/camera.hpp"
+#include "orbis/render/gl/gl_renderer.hpp"
+#include "orbis/render/picking.hpp"
+#include "orbis/render/scene.hpp"
+
+#include <QFutureWatcher>
+#include <QOpenGLWidget>
+#include <QPoint>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace orbis::ui {
+
+/// The colour scale drawn in the viewport's corner.
+struct Legend {
+    bool visible = false;                           ///< drawn at all
+    std::string title;                              ///< the layer's name
+    Colour_map_kind map = Colour_map_kind::viridis; ///< the map of the shown layer
+    double min = 0.0;                               ///< value at the bottom of the bar
+    double max = 1.0;                               ///< value at the top of the bar
+    double sea_level = 0.0;                         ///< for the terrain map
+};
+
+/// What the cursor points at, for the status bar and the inspector.
+struct Hover {
+    render::Pick pick; ///< the face, nearest vertex and edge
+    Vertex vertex;     ///< the element of the shown layer's kind, or the vertex
+    Face face;         ///< set when the shown layer is a face layer
+    Edge edge;         ///< set for edge layers (dual edges for dual layers)
+    std::string text;  ///< one line: element, latitude / longitude, value
+};
+
+/// The OpenGL viewport. Scenes are built off the GUI thread from a snapshot of the World (a
+/// copy-on-write copy), so a large world never freezes the window; the last uploaded scene is
+/// drawn until the new one is ready. Mouse: left drag rotates (arcball), right or middle drag
+/// pans, the wheel zooms to the cursor; Home resets the view.
+class Viewport : public QOpenGLWidget {
+    Q_OBJECT
+public:
+    /// An empty viewport (no world: a message instead of a planet).
+    explicit Viewport(QWidget* parent = nullptr);
+    ~Viewport() override;
+
+    /// Shows `world` (a cheap snapshot is kept). Keeps the camera unless `reset_camera`.
+    /// Everything that changed is rebuilt off the GUI thread.
+    void set_world(const World& world, bool reset_camera = false);
+    /// Shows `world`, which differs from the world last given only as `delta` says (an edit,
+    /// its undo or redo): triangles and their colours are patched in place, on the GPU too.
+    void set_world(const World& world, const render::World_delta& delta);
+    /// Forgets the world and shows `message` instead (e.g. while generating).
+    void clear_world(const QString& message);
+    /// The world on screen, if any (the snapshot the scene was requested for).
+    const World* world() const { return world_ ? &*world_ : nullptr; }
+
+    /// The display modes and layer colours.
+    const render::View_options& options() const { return options_; }
+    /// Sets display modes and layer colours; rebuilds only what they change.
+    void set_options(const render::View_options& options);
+    /// Sets the legend drawn in the bottom right corner.
+    void set_legend(const Legend& legend);
+    /// The legend drawn.
+    const Legend& legend() const { return legend_; }
+    /// Where the legend's colour bar was last drawn (minimum at the bottom), empty when not.
+    QRect legend_bar() const { return legend_bar_; }
+
+    /// The camera (for tests and benchmarks: project a vertex to a pixel).
+    const render::Camera& camera() const { return camera_; }
+    /// Looks at the whole planet from the front.
+    void reset_view();
+
+    /// True while a scene is being built for the current world and options.
+    bool scene_pending() const;
+    /// Blocks until the pending scene is built and uploaded (tests, export).
+    void finish_scene();
+    /// Why the shown layer colours nothing, or empty.
+    const std::string& layer_error() const { return layer_error_; }
+    /// What the last upload sent to the GPU.
+    const render::gl::Upload_stats& last_upload() const { return last_upload_; }
+    /// Why OpenGL could not start, or empty when it works.
+    const QString& gl_error() const { return gl_error_; }
+
+    /// The element under viewport point `at` (pixels from the top left), or nothing.
+    std::optional<Hover> hover_at(QPoint at) const;
+
+Q_SIGNALS:
+    /// The cursor moved onto another element or off the planet (nothing then).
+    void hovered(const std::optional<orbis::ui::Hover>& hover);
+    /// A scene was uploaded (the view now shows the current world and options).
+    void scene_ready();
+    /// A layer could not be shown; the reason in words.
+    void layer_refused(const QString& reason);
+
+protected:
+    void initializeGL() override;
+    void resizeGL(int w, int h) override;
+    void paintGL() override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    struct Build_result;
+    void request_scene();
+    void scene_built();
+    void update_hover(QPoint at);
+    void draw_legend(QPainter& painter);
+    void draw_message(QPainter& painter, const QString& text);
+    void release_gl();
+
+    std::optional<World> world_;
+    render::View_options options_;
+    Legend legend_;
+    QRect legend_bar_;
+    render::Camera camera_;
+    render::gl::Gl_renderer renderer_;
+    QString gl_error_;
+    QString message_;
+    std::string layer_error_;
+    render::gl::Upload_stats last_upload_;
+
+    // Building: one build at a time on a worker thread; requests while busy run afterwards.
+    std::unique_ptr<render::Scene_builder> builder_;
+    // What changed since the last build was requested, while every change came with a delta.
+    std::optional<render::World_delta> delta_;
+    bool delta_complete_ = true;
+    QFutureWatcher<std::shared_ptr<Build_result>>* watcher_ = nullptr;
+    bool building_ = false;
+    bool build_again_ = false;
+    bool reset_camera_on_ready_ = false;
+    std::uint64_t picker_mesh_version_ = 0;
+    std::uint64_t picker_position_version_ = 0;
+
+    // The world the uploaded scene and the picker belong to.
+    std::optional<World> shown_;
+    std::shared_ptr<const render::Picker> picker_;
+
+    QPoint last_mouse_;
+    Qt::MouseButton dragging_ = Qt::NoButton;
+    std::optional<Hover> hover_;
+};
+
+} // namespace orbis::ui

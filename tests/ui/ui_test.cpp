@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: MIT
+// The editor's window driven for real (under xvfb-run, Mesa's software OpenGL): what the
+// viewport shows, the legend, hover picking, files and generation.
+#include "ui/layers_dock.hpp"
+#include "ui/main_window.hpp"
+#include "ui/viewport.hpp"
+
+#include "orbis/core/colour_map.hpp"
+#include "orbis/core/layer_info.hpp"
+#include "orbis/gen/elevation_module.hpp"
+#include "orbis/gen/module_registry.hpp"
+#include "orbis/gen/pipeline.hpp"
+#include "orbis/io/formats.hpp"
+#include "orbis/render/delta_recorder.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QImage>
+#include <QMouseEvent>
+#include <QSurfaceFormat>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <glm/geometric.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace orbis::ui {
+namespace {
+
+// A planet of `count` points with the default pipeline's layers (plates, elevation).
+World small_world(std::int64_t count = 3000) {
+    gen::Pipeline p = gen::default_pipeline();
+    gen::override_parameter(p, gen::builtin_modules(), "count", Dict_value(count), "sphere");
+    World w;
+    gen::run_pipeline(w, p, gen::builtin_modules());
+    return w;
+}
+
+// Where screenshots go (ctest sets ORBIS_SCREENSHOTS; they are kept as test artefacts).
+QString screenshot_path(const QString& name) {
+    const char* dir = std::getenv("ORBIS_SCREENSHOTS");
+    const QString base = dir ? QString(dir) : QDir::tempPath() + "/orbis-screenshots";
+    QDir().mkpath(base);
+    return base + "/" + name + ".png";
+}
+
+int difference(QRgb a, QRgb b) {
+    return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),
+                     std::abs(qBlue(a) - qBlue(b))});
+}
+
+// Pixels that differ by more than `threshold` in some channel.
+int changed_pixels(const QImage& a, const QImage& b, int threshold = 8) {
+    int n = 0;
+    for (int y = 0; y < a.height(); ++y)
+        for (int x = 0; x < a.width(); ++x)
+            n += difference(a.pixel(x, y), b.pixel(x, y)) > threshold;
+    return n;
+}
+
+class Window_test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window_ = std::make_unique<Main_window>();
+        window_->resize(1000, 700);
+        window_->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
+    }
+    void TearDown() override { window_.reset(); }
+
+    // Shows `world` and waits until it is drawn.
+    void show(const World& world) {
+        window_->set_document(world, QString(), false);
+        settle();
+    }
+    // Waits for the scene and the paint.
+    void settle() {
+        viewport()->finish_scene();
+        QApplication::processEvents();
+    }
+    QImage grab(const QString& name) {
+        settle();
+        QImage image = viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        image.save(screenshot_path(name));
+        return image;
+    }
+    void set(const char* action, bool on) {
+        QAction* a = window_->action(action);
+        ASSERT_NE(a, nullptr) << action;
+        if (a->isChecked() != on) a->trigger();
+        settle();
+    }
+    Viewport* viewport() { return window_->viewport(); }
+
+    // The live vertex nearest the middle of the view (facing the camera).
+    Vertex front_vertex(const World& w) const {
+        const auto* pos = w.layer(position_layer);
+        const glm::dvec3 eye = window_->viewport()->camera().eye();
+        Vertex best;
+        double best_dot = -1e300;
+        for (const Vertex v : w.mesh().vertices()) {
+            const double d = glm::dot(glm::normalize(glm::dvec3((*pos)[v])), glm::normalize(eye));
+            if (d > best_dot) {
+                best_dot = d;
+                best = v;
+            }
+        }
+        return best;
+    }
+
+    std::unique_ptr<Main_window> window_;
+};
+
+TEST_F(Window_test, PlanetIsDrawnOnTheBackground) {
+    show(small_world());
+    const QImage image = grab("planet");
+    ASSERT_FALSE(image.isNull());
+    const QRgb background = image.pixel(2, 2);
+    const QRgb centre = image.pixel(image.width() / 2, image.height() / 2);
+    EXPECT_GT(difference(centre, background), 40) << "the centre of the view shows no planet";
+    // The planet is a disc: a good part of the view, not all of it.
+    int planet = 0;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4)
+            planet += difference(image.pixel(x, y), background) > 8;
+    const double fraction = planet / double((image.height() / 4) * (image.width() / 4));
+    EXPECT_GT(fraction, 0.15);
+    EXPECT_LT(fraction, 0.8);
+}
+
+TEST_F(Window_test, CellColourAtAVertexMatchesTheColourMap) {
+    const World world = small_world();
+    show(world);
+    set("lighting", false);
+    set("show_triangles", false);
+    set("show_voronoi_cells", true);
+    window_->layers_dock()->set_shown_layer("elevation");
+    settle();
+    const render::Colour_options o = window_->layers_dock()->colour_options();
+    ASSERT_EQ(o.map, Colour_map_kind::terrain);
+    const QImage image = grab("voronoi_elevation_unlit");
+
+    const Vertex v = front_vertex(world);
+    const glm::dvec3 p((*world.layer(position_layer))[v]);
+    const glm::dvec3 at = viewport()->camera().project(p);
+    const double value = (*world.layer(gen::elevation_layer))[v];
+    const Srgb8 expected = map_colour(Colour_map_kind::terrain, value, 0.0, 1.0, o.sea_level);
+    const QRgb got = image.pixel(int(at.x), int(at.y));
+    EXPECT_LE(difference(got, qRgb(expected.r, expected.g, expected.b)), 3)
+        << "vertex v" << v.index() << " elevation " << value << " at pixel " << at.x << ", " << at.y
+        << ": got " << qRed(got) << "," << qGreen(got) << "," << qBlue(got) << " expected "
+        << int(expected.r) << "," << int(expected.g) << "," << int(expected.b);
+}
+
+TEST_F(Window_test, DisplayModesChangeTheImageAndTurnBack) {
+    show(small_world());
+    const QImage plain = grab("modes_plain");
+    for (const char* mode :
+         {"show_wireframe", "show_voronoi_outlines", "show_dual_edges", "show_points"}) {
+        set(mode, true);
+        const QImage with = grab(QString("modes_") + mode);
+        EXPECT_GT(changed_pixels(plain, with), 2000) << mode << " changed too little";
+        set(mode, false);
+        EXPECT_EQ(changed_pixels(plain, grab("modes_plain_again")), 0) << mode << " left traces";
+    }
+    // Flat and smooth shading differ only slightly (neighbouring normals are a few degrees
+    // apart), but across the whole planet.
+    set("smooth_shading", true);
+    EXPECT_GT(changed_pixels(plain, grab("modes_smooth"), 0), 5000);
+}
+
+TEST_F(Window_test, LegendShowsTheRangeOfTheShownLayer) {
+    const World world = small_world();
+    show(world);
+    window_->layers_dock()->set_shown_layer("elevation");
+    settle();
+    const Legend& legend = viewport()->legend();
+    ASSERT_TRUE(legend.visible);
+    const render::Layer_stats* stats = window_->layers_dock()->shown_stats();
+    ASSERT_NE(stats, nullptr);
+    EXPECT_EQ(legend.min, stats->min);
+    EXPECT_EQ(legend.max, stats->max);
+    const QImage image = grab("legend");
+    const QRect bar = viewport()->legend_bar();
+    ASSERT_FALSE(bar.isEmpty());
+    auto expect_colour = [&](int y, double value) {
+        const Srgb8 c = map_colour(legend.map, value, legend.min, legend.max, legend.sea_level);
+        EXPECT_LE(difference(image.pixel(bar.center().x(), y), qRgb(c.r, c.g, c.b)), 12)
+            << "legend at y " << y << " for value " << value;
+    };
+    expect_colour(bar.bottom() - 2, legend.min + 2.5 / bar.height() * (legend.max - legend.min));
+    expect_colour(bar.top() + 2, legend.max - 2.5 / bar.height() * (legend.max - legend.min));
+
+    set("show_legend", false);
+    EXPECT_TRUE(viewport()->legend_bar().isEmpty() || !viewport()->legend().visible);
+    EXPECT_GT(changed_pixels(image, grab("legend_off")), 500);
+}
+
+TEST_F(Window_test, HoverShowsTheVertexUnderTheCursor) {
+    const World world = small_world();
+    show(world);
+    window_->layers_dock()->set_shown_layer("elevation");
+    settle();
+    const Vertex v = front_vertex(world);
+    const glm::dvec3 at =
+        viewport()->camera().project(glm::dvec3((*world.layer(position_layer))[v]));
+    QMouseEvent move(QEvent::MouseMove, QPointF(int(at.x), int(at.y)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(viewport(), &move);
+    QApplication::processEvents();
+    const auto hover = viewport()->hover_at(QPoint(int(at.x), int(at.y)));
+    ASSERT_TRUE(hover);
+    EXPECT_EQ(hover->vertex, v);
+    const QString text = window_->hover_text();
+    EXPECT_TRUE(text.contains(QString("v%1").arg(v.index()))) << text.toStdString();
+    EXPECT_TRUE(text.contains("elevation =")) << text.toStdString();
+    grab("hover_vertex");
+    // Off the planet nothing is picked.
+    EXPECT_FALSE(viewport()->hover_at(QPoint(2, 2)));
+}
+
+TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
+    World world = small_world(20000);
+    show(world);
+    const QImage before = grab("edit_before");
+    const std::size_t full_upload = viewport()->last_upload().bytes;
+    // Split the edges around the vertex in the middle of the view: a visible change.
+    const Vertex v = front_vertex(world);
+    render::World_delta delta;
+    {
+        render::Delta_recorder recorder(world);
+        std::vector<Edge> ring;
+        for (const Edge e : v.edges(world.mesh()))
+            ring.push_back(e);
+        for (const Edge e : ring)
+            (void)world.lock_mesh().try_split(e, 0.5f);
+        delta = recorder.delta();
+    }
+    viewport()->set_world(world, delta);
+    settle();
+    const std::size_t patch = viewport()->last_upload().bytes;
+    EXPECT_LT(patch * 50, full_upload) << "patched " << patch << " of " << full_upload << " bytes";
+    const QImage patched = grab("edit_patched");
+    EXPECT_GT(changed_pixels(before, patched, 0), 20) << "the split changed nothing on screen";
+    // A window that builds the same world from scratch shows the same picture.
+    Main_window fresh;
+    fresh.resize(window_->size());
+    fresh.show();
+    ASSERT_TRUE(QTest::qWaitForWindowExposed(&fresh));
+    fresh.set_document(world, QString(), false);
+    fresh.viewport()->finish_scene();
+    QApplication::processEvents();
+    ASSERT_EQ(fresh.viewport()->size(), viewport()->size());
+    const QImage rebuilt =
+        fresh.viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    rebuilt.save(screenshot_path("edit_rebuilt"));
+    EXPECT_LT(changed_pixels(patched, rebuilt, 2), 40);
+}
+
+TEST_F(Window_test, FailedOpenKeepsTheDocument) {
+    const World world = small_world(500);
+    show(world);
+    EXPECT_FALSE(window_->open_file("/nonexistent/world.orbis"));
+    ASSERT_NE(window_->world(), nullptr);
+    EXPECT_TRUE(*window_->world() == world);
+}
+
+TEST_F(Window_test, SaveAndOpenRoundTrip) {
+    QTemporaryDir dir;
+    const World world = small_world(500);
+    window_->set_document(world, QString(), true);
+    EXPECT_TRUE(window_->modified());
+    const QString path = dir.filePath("roundtrip.orbis");
+    ASSERT_TRUE(window_->save_to(path));
+    EXPECT_FALSE(window_->modified());
+    EXPECT_TRUE(window_->windowTitle().startsWith("roundtrip.orbis"));
+    ASSERT_TRUE(window_->open_file(path));
+    EXPECT_TRUE(*window_->world() == world);
+    // Exports write other formats and keep the document's path.
+    ASSERT_TRUE(window_->save_to(dir.filePath("export.ply")));
+    EXPECT_EQ(window_->path(), QFileInfo(path).absoluteFilePath());
+    EXPECT_EQ(io::load_any(dir.filePath("export.ply").toStdString()).mesh().face_count(),
+              world.mesh().face_count());
+}
+
+TEST_F(Window_test, GenerationRunsOffTheGuiThreadAndCancelKeepsTheDocument) {
+    const World world = small_world(500);
+    show(world);
+    gen::Pipeline big = gen::default_pipeline();
+    gen::override_parameter(big, gen::builtin_modules(), "count",
+                            Dict_value(std::int64_t{2'000'000}), "sphere");
+    ASSERT_TRUE(window_->generate(big));
+    EXPECT_TRUE(window_->generating());
+    EXPECT_FALSE(window_->generate(big)) << "a second generation was accepted";
+    window_->cancel_generation();
+    window_->finish_generation();
+    EXPECT_FALSE(window_->generating());
+    EXPECT_TRUE(*window_->world() == world);
+
+    gen::Pipeline small = gen::default_pipeline();
+    gen::override_parameter(small, gen::builtin_modules(), "count", Dict_value(std::int64_t{800}),
+                            "sphere");
+    ASSERT_TRUE(window_->generate(small));
+    window_->finish_generation();
+    ASSERT_NE(window_->world(), nullptr);
+    EXPECT_GE(window_->world()->mesh().vertex_count(), 800u);
+    EXPECT_TRUE(window_->modified());
+    EXPECT_TRUE(window_->world()->mesh().validate() == std::nullopt);
+}
+
+} // namespace
+} // namespace orbis::ui
+
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    QSurfaceFormat format;
+    format.setVersion(3, 3);
+    format.setProfile(QSurfaceFormat::CoreProfile);
+    format.setDepthBufferSize(24);
+    QSurfaceFormat::setDefaultFormat(format);
+    // Settings and dialogs of the user are not touched: a private config folder, no modal boxes.
+    QTemporaryDir config;
+    qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+    qputenv("ORBIS_NO_DIALOGS", "1");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName("Orbis");
+    QApplication::setApplicationName("orbis-tests");
+    return RUN_ALL_TESTS();
+}

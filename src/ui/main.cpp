@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 // orbis: the editor. Opens the file given, or generates a world with the default pipeline.
 #include "ui/main_window.hpp"
+#include "ui/viewport.hpp"
 
 #include "orbis/gen/module_registry.hpp"
 #include "orbis/gen/pipeline.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QPixmap>
+#include <QScreen>
 #include <QSurfaceFormat>
+#include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
@@ -53,12 +57,38 @@ int main(int argc, char** argv) {
                                        "Points of the sphere step when generating "
                                        "(default: the pipeline's, 1,000,000).",
                                        "count");
+    QCommandLineOption screenshot_option(
+        "screenshot", "Once the world is on screen, save the window as a PNG and quit.", "png");
     parser.addOption(pipeline_option);
     parser.addOption(vertices_option);
+    parser.addOption(screenshot_option);
     parser.process(app);
 
     orbis::ui::Main_window window;
+    window.resize(1280, 800);
     window.show();
+    if (parser.isSet(screenshot_option)) {
+        const QString path = parser.value(screenshot_option);
+        QObject::connect(window.viewport(), &orbis::ui::Viewport::scene_ready, &window,
+                         [&window, path] {
+                             if (!window.world() || window.generating() ||
+                                 window.viewport()->scene_pending())
+                                 return;
+                             // One more turn of the event loop paints the new scene first.
+                             QTimer::singleShot(100, &window, [&window, path] {
+                                 // What the screen shows, not a re-render.
+                                 const QPixmap shot =
+                                     window.screen()->grabWindow(window.winId());
+                                 if (!shot.save(path)) {
+                                     std::fprintf(stderr, "orbis: cannot write %s\n",
+                                                  qPrintable(path));
+                                     QApplication::exit(1);
+                                     return;
+                                 }
+                                 QApplication::quit();
+                             });
+                         });
+    }
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {
         window.open_file(files.front());

@@ -13,6 +13,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -35,6 +36,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
+#include <cmath>
 
 namespace orbis::ui {
 
@@ -43,11 +45,18 @@ namespace {
 constexpr int max_recent = 8;
 
 // The View menu's toggles, as QSettings keeps them.
-constexpr const char* view_toggles[] = {
-    "show_triangles",     "smooth_shading",        "show_wireframe",
-    "show_voronoi_cells", "show_voronoi_outlines", "show_dual_edges",
-    "show_points",        "show_boundary",         "lighting",
-    "show_legend"};
+constexpr const char* view_toggles[] = {"show_triangles",
+                                        "smooth_shading",
+                                        "show_wireframe",
+                                        "show_voronoi_cells",
+                                        "show_voronoi_outlines",
+                                        "show_dual_edges",
+                                        "show_points",
+                                        "show_boundary",
+                                        "lighting",
+                                        "relief",
+                                        "show_arrows",
+                                        "show_legend"};
 
 const QStringList openable_suffixes{"orbis", "ply", "obj"};
 
@@ -162,7 +171,11 @@ void Main_window::create_actions() {
     toggle("show_dual_edges", tr("&Dual Edges"), false, Qt::Key_5);
     toggle("show_points", tr("&Points"), false, Qt::Key_6);
     toggle("show_boundary", tr("&Boundary Edges"), true, Qt::Key_7);
+    toggle("show_arrows", tr("Vector &Arrows"), false, Qt::Key_9)
+        ->setToolTip(tr("Show a vec3 vertex layer as arrows (dark tail, bright tip)"));
     toggle("lighting", tr("&Lighting"), true, Qt::Key_L);
+    toggle("relief", tr("&Relief"), false, Qt::Key_8)
+        ->setToolTip(tr("Lift the surface by the shown layer (or elevation), exaggerated"));
     toggle("show_legend", tr("L&egend"), true, QKeySequence());
     make(
         "reset_view", tr("&Reset View"), [this] { viewport_->reset_view(); }, Qt::Key_Home);
@@ -185,12 +198,13 @@ void Main_window::create_menus() {
     file->addAction(action("quit"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    for (const char* name :
-         {"show_triangles", "smooth_shading", "show_wireframe", "show_voronoi_cells",
-          "show_voronoi_outlines", "show_dual_edges", "show_points", "show_boundary"})
+    for (const char* name : {"show_triangles", "smooth_shading", "show_wireframe",
+                             "show_voronoi_cells", "show_voronoi_outlines", "show_dual_edges",
+                             "show_points", "show_boundary", "show_arrows"})
         view->addAction(action(name));
     view->addSeparator();
     view->addAction(action("lighting"));
+    view->addAction(action("relief"));
     view->addAction(action("show_legend"));
     view->addAction(action("reset_view"));
     view->addSeparator();
@@ -210,9 +224,21 @@ void Main_window::create_menus() {
     bar->addAction(action("open"));
     bar->addAction(action("save"));
     bar->addSeparator();
-    for (const char* name : {"show_triangles", "show_wireframe", "show_voronoi_cells",
-                             "show_voronoi_outlines", "show_dual_edges", "show_points", "lighting"})
+    for (const char* name :
+         {"show_triangles", "show_wireframe", "show_voronoi_cells", "show_voronoi_outlines",
+          "show_dual_edges", "show_points", "lighting", "relief"})
         bar->addAction(action(name));
+    relief_height_ = new QDoubleSpinBox(bar);
+    relief_height_->setObjectName("relief_height");
+    relief_height_->setRange(0.1, 25.0);
+    relief_height_->setSingleStep(0.5);
+    relief_height_->setValue(2.0);
+    relief_height_->setSuffix(tr(" % of radius"));
+    relief_height_->setToolTip(tr("How high the largest value of the relief layer lifts the "
+                                  "surface"));
+    connect(relief_height_, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
+            &Main_window::view_options_changed);
+    bar->addWidget(relief_height_);
     bar->addSeparator();
     bar->addAction(action("reset_view"));
     rebuild_recent_menu();
@@ -229,9 +255,29 @@ void Main_window::view_options_changed() {
     o.dual_edges = action("show_dual_edges")->isChecked();
     o.points = action("show_points")->isChecked();
     o.boundary = action("show_boundary")->isChecked();
+    o.arrows = action("show_arrows")->isChecked();
     o.lighting = action("lighting")->isChecked();
     o.layer = layers_->shown_layer();
     o.colours = layers_->colour_options();
+    if (action("relief")->isChecked()) {
+        // The shown layer lifts the surface when it is a scalar vertex layer, else elevation.
+        auto scalar_vertex = [](const render::Layer_stats& s) {
+            return !s.is_dict && s.type == Layer_type::vertex &&
+                   (s.value_type == "float" || s.value_type == "double" || s.value_type == "int32");
+        };
+        const render::Layer_stats* relief = nullptr;
+        for (const render::Layer_stats& s : layers_->stats())
+            if (scalar_vertex(s) && s.name == o.layer) relief = &s;
+        for (const render::Layer_stats& s : layers_->stats())
+            if (!relief && scalar_vertex(s) && s.name == "elevation") relief = &s;
+        if (relief && std::isfinite(relief->min) && std::isfinite(relief->max)) {
+            const double largest = std::max(std::abs(relief->min), std::abs(relief->max));
+            o.relief = relief->name;
+            o.relief_scale = largest > 0.0 ? relief_height_->value() / 100.0 / largest : 0.0;
+        } else {
+            statusBar()->showMessage(tr("Relief needs a scalar vertex layer"), 5000);
+        }
+    }
     viewport_->set_options(o);
     update_legend();
 }

@@ -12,6 +12,7 @@
 #include <optional>
 
 class QAction;
+class QDoubleSpinBox;
 class QLabel;
 class QMenu;
 class QProgressDialog;
@@ -103,6 +104,7 @@ private:
     Viewport* viewport_ = nullptr;
     Layers_dock* layers_ = nullptr;
     QLabel* hover_label_ = nullptr;
+    QDoubleSpinBox* relief_height_ = nullptr;
     QLabel* summary_label_ = nullptr;
     QMenu* recent_menu_ = nullptr;
     std::unique_ptr<Generation> generation_;

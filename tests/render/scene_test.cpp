@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <glm/geometric.hpp>
+
 namespace orbis::render {
 namespace {
 
@@ -137,6 +139,43 @@ TEST(Scene, StampsChangeOnlyWithWhatTheyStandFor) {
     EXPECT_NE(smooth.triangles.geometry_stamp, flipped.triangles.geometry_stamp);
     o.shading = Shading::flat;
     EXPECT_NE(b.build(w, o).triangles.geometry_stamp, smooth.triangles.geometry_stamp);
+}
+
+TEST(Scene, VectorLayersShowAsArrowsFromEachVertex) {
+    World w = sphere();
+    constexpr auto wind = Layer_info<glm::vec3, Layer_type::vertex>("wind");
+    {
+        auto [v, p] = w.lock_layer(wind, position_layer);
+        for (const Vertex x : w.mesh().vertices())
+            v[x] = glm::cross(glm::vec3(0, 1, 0), p[x]) * float(1 + x.index() % 3);
+    }
+    Scene_builder b;
+    View_options o;
+    o.layer = "wind";
+    o.arrows = true;
+    const Scene s = b.build(w, o);
+    ASSERT_TRUE(s.arrows.geometry && s.arrows.colours);
+    EXPECT_TRUE(s.layer_error.empty()) << s.layer_error;
+    const auto& a = *s.arrows.geometry;
+    ASSERT_EQ(a.positions.size(), 2 * w.mesh().vertex_count());
+    EXPECT_EQ(s.arrows.colours->size(), a.positions.size());
+    // Each arrow starts at its vertex and points along the vector.
+    const auto* p = w.layer(position_layer);
+    const auto* v = w.layer(wind);
+    for (std::size_t i = 0; i < a.positions.size(); i += 2) {
+        const Vertex x = a.vertex_of[i];
+        EXPECT_EQ(a.positions[i], (*p)[x]);
+        const glm::vec3 d = a.positions[i + 1] - a.positions[i];
+        if (glm::length((*v)[x]) > 0.f) {
+            EXPECT_GT(glm::dot(glm::normalize(d), glm::normalize((*v)[x])), 0.999f);
+        }
+    }
+    // Unchanged inputs, unchanged stamps; a scalar layer is refused with the reason.
+    EXPECT_EQ(b.build(w, o).arrows.geometry_stamp, s.arrows.geometry_stamp);
+    o.layer = "height";
+    const Scene refused = b.build(w, o);
+    EXPECT_FALSE(refused.arrows.geometry);
+    EXPECT_NE(refused.layer_error.find("arrows"), std::string::npos);
 }
 
 TEST(Scene, OpenMeshesHaveBoundarySegments) {

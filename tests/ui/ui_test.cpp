@@ -168,10 +168,33 @@ TEST_F(Window_test, DisplayModesChangeTheImageAndTurnBack) {
         set(mode, false);
         EXPECT_EQ(changed_pixels(plain, grab("modes_plain_again")), 0) << mode << " left traces";
     }
+    // Relief lifts the land: the outline and the shading change.
+    set("relief", true);
+    EXPECT_GT(changed_pixels(plain, grab("modes_relief")), 2000);
+    set("relief", false);
+    EXPECT_EQ(changed_pixels(plain, grab("modes_plain_again")), 0) << "relief left traces";
     // Flat and smooth shading differ only slightly (neighbouring normals are a few degrees
     // apart), but across the whole planet.
     set("smooth_shading", true);
     EXPECT_GT(changed_pixels(plain, grab("modes_smooth"), 0), 5000);
+}
+
+TEST_F(Window_test, VectorLayersShowAsRgbAndArrows) {
+    World world = small_world();
+    constexpr auto wind = Layer_info<glm::vec3, Layer_type::vertex>("wind");
+    {
+        auto [v, p] = world.lock_layer(wind, position_layer);
+        for (const Vertex x : world.mesh().vertices())
+            v[x] = glm::cross(glm::vec3(0, 1, 0), p[x]);
+    }
+    show(world);
+    window_->layers_dock()->set_shown_layer("wind");
+    settle();
+    EXPECT_FALSE(viewport()->legend().visible) << "vectors have no scalar legend";
+    const QImage rgb = grab("vector_rgb");
+    set("show_arrows", true);
+    EXPECT_TRUE(viewport()->layer_error().empty()) << viewport()->layer_error();
+    EXPECT_GT(changed_pixels(rgb, grab("vector_arrows")), 2000);
 }
 
 TEST_F(Window_test, LegendShowsTheRangeOfTheShownLayer) {

@@ -2,19 +2,69 @@
 // Keeps the render buffers of one World view and rebuilds a part only when its inputs changed.
 #include "orbis/render/buffer_cache.hpp"
 
+#include "orbis/core/layer.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace orbis::render {
+
+namespace {
+
+// The relief layer of `world` as a float or double vertex layer, or a refusal.
+const Layer_base& relief_layer_of(const World& world, const std::string& name) {
+    const Layer_base* layer = world.find_layer(name);
+    if (!layer || layer->type() != Layer_type::vertex ||
+        (layer->value_tag() != Value_type::float32 && layer->value_tag() != Value_type::float64 &&
+         layer->value_tag() != Value_type::int32))
+        throw std::invalid_argument(
+            "render: relief needs a float, double or int32 vertex layer; '" + name +
+            "' is not one");
+    return *layer;
+}
+
+double relief_value(const Layer_base& layer, Vertex v) {
+    switch (layer.value_tag()) {
+    case Value_type::float32:
+        return static_cast<const Layer<float, Layer_type::vertex>&>(layer)[v];
+    case Value_type::float64:
+        return static_cast<const Layer<double, Layer_type::vertex>&>(layer)[v];
+    default:
+        return static_cast<const Layer<std::int32_t, Layer_type::vertex>&>(layer)[v];
+    }
+}
+
+} // namespace
 
 Buffer_cache::Geometry_key Buffer_cache::key_of(const World& world) const {
     const auto* layer = world.layer(position_layer);
     if (!layer)
         throw std::invalid_argument("render: the world has no '" +
                                     std::string(position_layer.name()) + "' layer");
-    return {true, world.mesh_version(), layer->version()};
+    const std::uint64_t relief =
+        relief_layer_.empty() ? 0 : relief_layer_of(world, relief_layer_).version();
+    return {true, world.mesh_version(), layer->version(), relief};
+}
+
+void Buffer_cache::set_relief(std::string_view layer, double scale) {
+    if (layer.empty()) scale = 0.0;
+    if (layer == relief_layer_ && scale == relief_scale_) return;
+    relief_layer_ = std::string(layer);
+    relief_scale_ = scale;
+    positions_key_ = {};
+    keys_.fill({});
+    index_valid_.fill(false);
+    dirt_valid_.fill(false);
+    colours_updated_.fill(false);
+}
+
+glm::vec3 Buffer_cache::displaced(const World& world, Vertex v) const {
+    const glm::vec3 p = (*world.layer(position_layer))[v];
+    if (relief_layer_.empty()) return p;
+    const double value = relief_value(relief_layer_of(world, relief_layer_), v);
+    return std::isfinite(value) ? p * float(1.0 + relief_scale_ * value) : p;
 }
 
 void Buffer_cache::count(int Rebuild_counts::*part) {
@@ -26,6 +76,9 @@ const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
     const Geometry_key key = key_of(world);
     if (key != positions_key_) {
         positions_ = vertex_positions(world);
+        if (!relief_layer_.empty())
+            for (const Vertex v : world.mesh().vertices())
+                positions_[v.index()] = displaced(world, v);
         positions_key_ = key;
         count(&Rebuild_counts::positions);
     }

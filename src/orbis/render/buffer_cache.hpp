@@ -85,6 +85,13 @@ public:
     const std::vector<Colour>& dual_edge_colours(const World& world, std::string_view name,
                                                  const Colour_options& options = {});
 
+    /// Displaces every position radially by the value of vertex layer `layer` times `scale`
+    /// (p becomes p · (1 + scale · value); non-finite values do not move it), so that lighting
+    /// shows relief; an empty name turns it off. Changing it rebuilds all geometry on the next
+    /// request. \throws std::invalid_argument from those requests when the layer is missing or
+    /// not a scalar vertex layer.
+    void set_relief(std::string_view layer, double scale);
+
     /// Brings the triangles (flat and smooth) and their colours up to `world` in place when
     /// they were built for the state `delta` starts from: only the listed elements and the
     /// faces around them are rewritten (see update_triangles). Layer colours are recoloured
@@ -113,6 +120,7 @@ private:
         bool built = false;
         std::uint64_t mesh_version = 0;
         std::uint64_t position_version = 0;
+        std::uint64_t relief_version = 0; // of the relief layer, 0 without relief
         friend bool operator==(const Geometry_key&, const Geometry_key&) = default;
     };
     // Parts of the cache, one per kind of output.
@@ -151,6 +159,10 @@ private:
     void update_triangle_colours(const World& world, Target target, const World_delta& delta,
                                  const std::vector<std::uint32_t>& faces);
 
+    glm::vec3 displaced(const World& world, Vertex v) const;
+
+    std::string relief_layer_;
+    double relief_scale_ = 0.0;
     Geometry_key positions_key_;
     // Per shading (flat, smooth): where triangles are, what apply() rewrote, whether the index
     // and the dirt describe the current buffers, and whether colours followed in place.

@@ -2,12 +2,14 @@
 // What the viewport draws of a World: the display modes and the CPU buffers they need.
 #include "orbis/render/scene.hpp"
 
+#include "orbis/core/layer.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
 
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace orbis::render {
@@ -123,10 +125,79 @@ void Scene_builder::rebuild_boundary(const World& world) {
     }
 }
 
+const std::string* Scene_builder::build_arrows(const World& world, const std::string& name,
+                                               bool& rebuilt) {
+    static const std::string refused = "arrows need a vec3 or dvec3 vertex layer";
+    const Layer_base* layer = world.find_layer(name);
+    if (!layer || layer->type() != Layer_type::vertex ||
+        (layer->value_tag() != Value_type::vec3 && layer->value_tag() != Value_type::dvec3))
+        return &refused;
+    const auto* positions = world.layer(position_layer);
+    if (name == arrows_layer_ && arrows_mesh_version_ == world.mesh_version() &&
+        arrows_position_version_ == positions->version() &&
+        arrows_layer_version_ == layer->version())
+        return nullptr;
+    const Mesh& m = world.mesh();
+    auto vector_of = [&](Vertex v) {
+        if (layer->value_tag() == Value_type::vec3)
+            return glm::dvec3(static_cast<const Layer<glm::vec3, Layer_type::vertex>&>(*layer)[v]);
+        return static_cast<const Layer<glm::dvec3, Layer_type::vertex>&>(*layer)[v];
+    };
+    // The longest vector spans about the mean edge length, so that arrows do not cross.
+    double longest = 0.0, edges = 0.0;
+    std::size_t sampled = 0;
+    for (const Vertex v : m.vertices()) {
+        const double length = glm::length(vector_of(v));
+        if (std::isfinite(length)) longest = std::max(longest, length);
+        if (sampled < 4096 && v.edge(m).valid()) {
+            const Edge e = v.edge(m);
+            edges += glm::length(glm::dvec3((*positions)[e.dest(m)]) -
+                                 glm::dvec3((*positions)[e.origin(m)]));
+            ++sampled;
+        }
+    }
+    const double scale = longest > 0.0 && sampled ? 0.9 * edges / double(sampled) / longest : 0.0;
+    arrows_.positions.clear();
+    arrows_.vertex_of.clear();
+    arrow_colours_.clear();
+    // The tail dark, the tip bright: the direction reads without arrow heads.
+    const Colour tail{90, 40, 0, 255}, tip{255, 235, 80, 255};
+    for (const Vertex v : m.vertices()) {
+        const glm::dvec3 d = vector_of(v);
+        if (!std::isfinite(d.x) || !std::isfinite(d.y) || !std::isfinite(d.z)) continue;
+        const glm::dvec3 p((*positions)[v]);
+        arrows_.positions.push_back(glm::vec3(p));
+        arrows_.positions.push_back(glm::vec3(p + d * scale));
+        arrows_.vertex_of.push_back(v);
+        arrows_.vertex_of.push_back(v);
+        arrow_colours_.push_back(tail);
+        arrow_colours_.push_back(tip);
+    }
+    arrows_layer_ = name;
+    arrows_mesh_version_ = world.mesh_version();
+    arrows_position_version_ = positions->version();
+    arrows_layer_version_ = layer->version();
+    rebuilt = true;
+    return nullptr;
+}
+
 Scene Scene_builder::build(const World& world, const View_options& options,
                            const World_delta* delta) {
     rebuilt_ = {};
     Scene scene;
+    std::string relief = options.relief;
+    if (!relief.empty()) {
+        const Layer_base* l = world.find_layer(relief);
+        const bool scalar =
+            l && (l->value_tag() == Value_type::float32 || l->value_tag() == Value_type::float64 ||
+                  l->value_tag() == Value_type::int32);
+        if (!l || l->type() != Layer_type::vertex || !scalar) {
+            scene.layer_error =
+                "relief needs a float, double or int32 vertex layer; '" + relief + "' is not one";
+            relief.clear();
+        }
+    }
+    cache_.set_relief(relief, options.relief_scale);
     const bool applied = delta && cache_.apply(world, *delta);
     if (applied) add_rebuilds();
     refresh_points(world, options.points, delta);
@@ -225,9 +296,20 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         scene.boundary.geometry = &boundary_;
         stamp(scene.boundary, change(points_rebuilt_), Change::none, boundary_stamps_);
     }
+    if (options.arrows && typed) {
+        bool rebuilt = false;
+        if (const std::string* why = build_arrows(world, options.layer, rebuilt)) {
+            if (scene.layer_error.empty()) scene.layer_error = *why;
+        } else {
+            scene.arrows.geometry = &arrows_;
+            scene.arrows.colours = &arrow_colours_;
+            stamp(scene.arrows, change(rebuilt), change(rebuilt), arrow_stamps_);
+        }
+    }
     if (layer && scene.layer_error.empty()) {
         const bool shown = scene.triangles.colours || scene.voronoi.colours ||
-                           scene.primal_edges.colours || scene.dual_edges.colours;
+                           scene.primal_edges.colours || scene.dual_edges.colours ||
+                           scene.arrows.geometry;
         if (!shown)
             scene.layer_error = "layer '" + options.layer +
                                 "' colours no part on screen; turn on " +

@@ -24,9 +24,12 @@ struct View_options {
     bool dual_edges = false;         ///< dual edges, in colour (a dual edge layer's when shown)
     bool points = false;             ///< vertices as points
     bool boundary = true;            ///< boundary edges in red (open meshes only)
+    bool arrows = false;             ///< a vec3 / dvec3 vertex `layer` also as arrows
     bool lighting = true;            ///< shade by the light; off: the exact layer colours
     std::string layer;               ///< the typed layer that colours the view; empty: none
     Colour_options colours;          ///< how `layer` turns into colours
+    std::string relief;              ///< a scalar vertex layer that lifts the surface; empty: none
+    double relief_scale = 0.0;       ///< lift per unit of `relief`, relative to the radius
 
     /// Equal when every setting is equal.
     friend bool operator==(const View_options&, const View_options&) = default;
@@ -63,6 +66,7 @@ struct Scene {
     Scene_part<Line_buffers> dual_edges;    ///< dual edges (and cell outlines)
     Scene_part<Point_buffers> points;       ///< live vertices
     Scene_part<Point_buffers> boundary;     ///< boundary edge segments
+    Scene_part<Point_buffers> arrows;       ///< one segment per vertex along a vector layer
     bool voronoi_outlines = false;          ///< draw dual_edges dark, as outlines
     bool dual_edges_coloured = false;       ///< draw dual_edges in colour
     std::string layer_error;                ///< why the layer colours nothing, if it does not
@@ -102,6 +106,8 @@ private:
     void stamp(Scene_part<Buffers>& part, Change geometry, Change colours, Stamps& stamps);
     void refresh_points(const World& world, bool want_points, const World_delta* delta);
     void rebuild_boundary(const World& world);
+    // Builds the arrows of vector layer `name` if they are stale; the reason when refused.
+    const std::string* build_arrows(const World& world, const std::string& name, bool& rebuilt);
     void add_rebuilds();
 
     Buffer_cache cache_;
@@ -117,6 +123,14 @@ private:
     bool points_rebuilt_ = false;
     Point_buffers points_;
     Point_buffers boundary_;
+    // Arrows depend on the mesh, the positions and the vector layer.
+    Stamps arrow_stamps_;
+    std::string arrows_layer_;
+    std::uint64_t arrows_mesh_version_ = 0;
+    std::uint64_t arrows_position_version_ = 0;
+    std::uint64_t arrows_layer_version_ = 0;
+    Point_buffers arrows_;
+    std::vector<Colour> arrow_colours_;
     double radius_ = 1.0;
 };
 

@@ -258,6 +258,7 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     upload_part(parts_[dual], scene.dual_edges, stats);
     upload_part(parts_[points], scene.points, stats);
     upload_part(parts_[boundary], scene.boundary, stats);
+    upload_part(parts_[arrows], scene.arrows, stats);
     voronoi_outlines_ = scene.voronoi_outlines;
     dual_edges_coloured_ = scene.dual_edges_coloured;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -325,6 +326,7 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     glPointSize(4.0f);
     draw_part(parts_[points], GL_POINTS, point_lift, point_colour, false);
     draw_part(parts_[boundary], GL_LINES, point_lift, boundary_colour, false);
+    draw_part(parts_[arrows], GL_LINES, point_lift, point_colour, false);
     glDisable(GL_DEPTH_TEST);
     glPointSize(9.0f);
     draw_part(parts_[highlight_lines], GL_LINES, highlight_lift, highlight_colour_, false);
@@ -342,7 +344,7 @@ void Gl_renderer::draw_bare(const Camera& camera, const glm::vec4& background) {
     const glm::mat4 vp(camera.projection() * camera.view());
     glUniformMatrix4fv(bare_view_projection_, 1, GL_FALSE, glm::value_ptr(vp));
     glPointSize(4.0f);
-    for (const Part_index i : {triangles, voronoi, primal, dual, points, boundary}) {
+    for (const Part_index i : {triangles, voronoi, primal, dual, points, boundary, arrows}) {
         const Part& part = parts_[i];
         if (!part.present || part.count == 0) continue;
         const GLenum mode = i == triangles || i == voronoi ? GL_TRIANGLES

@@ -84,6 +84,7 @@ private:
         dual,
         points,
         boundary,
+        arrows,
         highlight_lines,
         highlight_points,
         part_count

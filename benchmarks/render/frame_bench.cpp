@@ -3,11 +3,15 @@
 // buffers with a trivial shader (the limit of the machine's OpenGL), plus building the scene
 // from a World, uploading it, and updating after one flip. Needs a display (xvfb-run works:
 // Mesa's llvmpipe is what the figures in benchmarks/README.md were measured with).
+#include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/noise.hpp>
+#include <orbis/gen/pipeline.hpp>
 #include <orbis/gen/sphere.hpp>
 #include <orbis/render/camera.hpp>
 #include <orbis/render/delta_recorder.hpp>
+#include <orbis/render/edit_preview.hpp>
 #include <orbis/render/gl/gl_renderer.hpp>
+#include <orbis/render/picking.hpp>
 #include <orbis/render/scene.hpp>
 
 #include <QGuiApplication>
@@ -20,6 +24,7 @@
 
 #include <chrono>
 #include <memory>
+#include <random>
 #include <stdexcept>
 
 namespace {
@@ -228,6 +233,132 @@ void update_after_flip(benchmark::State& state) {
 BENCHMARK(update_after_flip)
     ->ArgsProduct({{100'000, 1'000'000}, {0, 1}})
     ->Unit(benchmark::kMillisecond);
+
+// A world of the default pipeline (plates, elevation, refinement) with `n` sphere points.
+const World& pipeline_world(std::int64_t n) {
+    static std::int64_t made = 0;
+    static World world;
+    if (made != n) {
+        gen::Pipeline p = gen::default_pipeline();
+        gen::override_parameter(p, gen::builtin_modules(), "count", Dict_value(n), "sphere");
+        world = World();
+        gen::run_pipeline(world, p, gen::builtin_modules());
+        made = n;
+    }
+    return world;
+}
+
+// Edges of `world` near random directions, for edits spread over the planet.
+std::vector<render::Pick> random_picks(const World& world, std::size_t count) {
+    const render::Picker picker(world);
+    std::mt19937_64 rng(3);
+    std::normal_distribution<double> normal;
+    std::vector<render::Pick> picks;
+    while (picks.size() < count) {
+        const glm::dvec3 d = glm::normalize(glm::dvec3(normal(rng), normal(rng), normal(rng)));
+        const glm::dvec3 eye = d * (3.0 * picker.max_radius());
+        if (auto p = picker.pick(world, {eye, -d})) picks.push_back(*p);
+    }
+    return picks;
+}
+
+/// One edit through the editor's command path on the default pipeline's world: snapshot,
+/// the operation with its layer updates, the recorded delta, the step's memory, the scene
+/// update and the GPU patch. Arg 1: 0 flip, 1 split, 2 collapse. Counter `step_bytes`: the
+/// memory the step holds.
+void edit_step(benchmark::State& state) {
+    gl();
+    World document = pipeline_world(state.range(0));
+    const int op = int(state.range(1));
+    state.SetLabel(op == 0 ? "flip" : op == 1 ? "split" : "collapse");
+    render::Scene_builder builder;
+    render::gl::Gl_renderer renderer;
+    renderer.initialize();
+    render::View_options options;
+    options.layer = "elevation";
+    renderer.upload(builder.build(document, options));
+    const auto picks = random_picks(document, 2048);
+    std::size_t i = 0, bytes = 0, steps = 0;
+    std::vector<World> history; // the steps' snapshots, as the undo stack keeps them
+    for (auto _ : state) {
+        const render::Pick& pick = picks[i++ % picks.size()];
+        const Edge e = pick.edge.base();
+        World next = document;
+        render::World_delta delta;
+        bool done = false;
+        {
+            render::Delta_recorder recorder(next);
+            {
+                Mesh_lock mesh = next.lock_mesh();
+                done = op == 0   ? !mesh.try_flip(e)
+                       : op == 1 ? !mesh.try_split(e, 0.5f)
+                                 : !mesh.try_collapse(e, 0.5f);
+            }
+            delta = recorder.delta();
+        }
+        if (!done) continue;
+        bytes += next.memory().private_bytes;
+        ++steps;
+        history.push_back(document);
+        document = std::move(next);
+        renderer.upload(builder.build(document, options, &delta));
+        gl().finish();
+    }
+    state.counters["step_bytes"] = steps ? double(bytes) / double(steps) : 0.0;
+    state.counters["refused"] = double(state.iterations() - steps);
+    renderer.release();
+}
+// A fixed count: every step's snapshot is kept, as the undo stack keeps them.
+BENCHMARK(edit_step)
+    ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}})
+    ->Iterations(1000)
+    ->Unit(benchmark::kMillisecond);
+
+/// Undo and redo of one split: swapping the snapshot in and patching the view (what
+/// World_command does), alternating.
+void undo_redo(benchmark::State& state) {
+    gl();
+    const World& before = pipeline_world(state.range(0));
+    World after = before;
+    render::World_delta forth;
+    {
+        render::Delta_recorder recorder(after);
+        after.lock_mesh().split(random_picks(before, 1).front().edge.base(), 0.5f);
+        forth = recorder.delta();
+    }
+    render::World_delta back = forth;
+    back.from_mesh_version = after.mesh_version();
+    back.from_position_version = after.layer(position_layer)->version();
+    render::Scene_builder builder;
+    render::gl::Gl_renderer renderer;
+    renderer.initialize();
+    render::View_options options;
+    options.layer = "elevation";
+    World document = before;
+    renderer.upload(builder.build(document, options));
+    bool undone = true;
+    for (auto _ : state) {
+        document = undone ? after : before;
+        renderer.upload(builder.build(document, options, undone ? &forth : &back));
+        gl().finish();
+        undone = !undone;
+    }
+    renderer.release();
+}
+BENCHMARK(undo_redo)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+/// The preview of each tool for the element under the cursor (what hovering computes).
+void preview(benchmark::State& state) {
+    const World& world = pipeline_world(state.range(0));
+    const auto picks = random_picks(world, 4096);
+    const auto tool = static_cast<render::Edit_tool>(state.range(1));
+    state.SetLabel(render::edit_tool_name(tool));
+    std::size_t i = 0;
+    for (auto _ : state)
+        benchmark::DoNotOptimize(
+            render::preview_edit(world, tool, picks[i++ % picks.size()], false));
+}
+BENCHMARK(preview)->ArgsProduct({{100'000, 1'000'000}, {1, 2, 3}})->Unit(benchmark::kMicrosecond);
 
 } // namespace
 

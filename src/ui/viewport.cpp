@@ -2,6 +2,8 @@
 // The editor's 3D view of a World: camera, display modes, layer colours, legend, hover picking.
 #include "ui/viewport.hpp"
 
+#include "ui/latitude_longitude.hpp"
+
 #include "orbis/core/layer_info.hpp"
 #include "orbis/render/ticks.hpp"
 
@@ -25,20 +27,6 @@ namespace {
 
 const glm::vec4 background{0.07f, 0.08f, 0.10f, 1.0f};
 const glm::vec4 highlight_colour{1.0f, 0.55f, 0.0f, 1.0f};
-
-// "12.345°N 67.890°W" for a point, with the sphere's up axis +y and longitude 0 at +x (the
-// convention of the equirectangular maps).
-QString latitude_longitude(const glm::dvec3& p) {
-    const double r = glm::length(p);
-    if (!(r > 0.0)) return {};
-    const double lat = std::asin(std::clamp(p.y / r, -1.0, 1.0)) * 180.0 / M_PI;
-    const double lon = std::atan2(-p.z, p.x) * 180.0 / M_PI;
-    return QString("%1°%2 %3°%4")
-        .arg(std::abs(lat), 0, 'f', 3)
-        .arg(lat >= 0 ? 'N' : 'S')
-        .arg(std::abs(lon), 0, 'f', 3)
-        .arg(lon >= 0 ? 'E' : 'W');
-}
 
 glm::dvec3 position_of(const World& world, Vertex v) {
     return glm::dvec3((*world.layer(position_layer))[v]);
@@ -416,14 +404,56 @@ void Viewport::update_hover(QPoint at) {
     Q_EMIT hovered(hover_);
 }
 
+void Viewport::set_edit_mode(bool editing, bool drags_vertices) {
+    editing_ = editing;
+    drags_vertices_ = editing && drags_vertices;
+    setCursor(editing ? Qt::CrossCursor : Qt::ArrowCursor);
+}
+
+void Viewport::set_preview(const render::Edit_preview* preview) {
+    if (!renderer_.initialized()) return;
+    using Overlay = render::gl::Gl_renderer::Overlay;
+    makeCurrent();
+    if (preview) {
+        // A refused edit shows its element in red among the causes instead.
+        static const std::vector<glm::vec3> none;
+        renderer_.set_overlay(
+            Overlay::highlight, preview->allowed ? preview->subject_segments : none,
+            preview->allowed ? preview->subject_points : none, {1.0f, 0.6f, 0.0f, 1.0f});
+        renderer_.set_overlay(Overlay::ghost, preview->ghost_segments, preview->ghost_points,
+                              {0.2f, 1.0f, 0.4f, 1.0f});
+        renderer_.set_overlay(Overlay::cause, preview->cause_segments, preview->cause_points,
+                              {1.0f, 0.15f, 0.15f, 1.0f});
+    } else {
+        renderer_.set_overlay(Overlay::ghost, {}, {}, {0.2f, 1.0f, 0.4f, 1.0f});
+        renderer_.set_overlay(Overlay::cause, {}, {}, {1.0f, 0.15f, 0.15f, 1.0f});
+    }
+    doneCurrent();
+    update();
+}
+
+void Viewport::fly_to(const glm::dvec3& p) {
+    camera_.look_at(p);
+    update();
+}
+
 void Viewport::mousePressEvent(QMouseEvent* event) {
     last_mouse_ = event->pos();
+    press_at_ = event->pos();
     dragging_ = event->button();
+    moved_ = false;
+    if (drags_vertices_ && event->button() == Qt::LeftButton && hover_at(event->pos())) {
+        vertex_drag_ = true;
+        Q_EMIT drag_started(event->pos());
+    }
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* event) {
     const QPoint at = event->pos();
-    if (dragging_ == Qt::LeftButton) {
+    if (dragging_ != Qt::NoButton && (at - press_at_).manhattanLength() > 4) moved_ = true;
+    if (vertex_drag_) {
+        Q_EMIT drag_moved(at);
+    } else if (dragging_ == Qt::LeftButton) {
         camera_.rotate({last_mouse_.x() + 0.5, last_mouse_.y() + 0.5},
                        {at.x() + 0.5, at.y() + 0.5});
         update();
@@ -437,7 +467,14 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* event) {
+    const bool left = event->button() == Qt::LeftButton;
     if (event->button() == dragging_) dragging_ = Qt::NoButton;
+    if (vertex_drag_ && left) {
+        vertex_drag_ = false;
+        Q_EMIT drag_finished(event->pos());
+    } else if (editing_ && left && !moved_) {
+        Q_EMIT clicked(event->pos(), event->modifiers());
+    }
     update_hover(event->pos());
 }
 

@@ -5,6 +5,7 @@
 #include "orbis/core/colour_map.hpp"
 #include "orbis/core/world.hpp"
 #include "orbis/render/camera.hpp"
+#include "orbis/render/edit_preview.hpp"
 #include "orbis/render/gl/gl_renderer.hpp"
 #include "orbis/render/picking.hpp"
 #include "orbis/render/scene.hpp"
@@ -89,6 +90,17 @@ public:
 
     /// The element under viewport point `at` (pixels from the top left), or nothing.
     std::optional<Hover> hover_at(QPoint at) const;
+    /// The element the cursor was last over, if any.
+    const std::optional<Hover>& hover() const { return hover_; }
+
+    /// Sets what the left button does besides turning the view: with `editing`, a click (press
+    /// and release within a few pixels) emits clicked(); with `drags_vertices` too, a press on
+    /// the planet starts a drag that emits drag_moved() and drag_finished() instead.
+    void set_edit_mode(bool editing, bool drags_vertices);
+    /// Shows a tool's verdict: its ghost in green or its cause in red; nullptr clears it.
+    void set_preview(const render::Edit_preview* preview);
+    /// Turns the view until `p` is in the middle, keeping the distance.
+    void fly_to(const glm::dvec3& p);
 
 Q_SIGNALS:
     /// The cursor moved onto another element or off the planet (nothing then).
@@ -97,6 +109,14 @@ Q_SIGNALS:
     void scene_ready();
     /// A layer could not be shown; the reason in words.
     void layer_refused(const QString& reason);
+    /// A left click in edit mode, at viewport point `at`.
+    void clicked(QPoint at, Qt::KeyboardModifiers modifiers);
+    /// A vertex drag started at `at` (edit mode with drags_vertices).
+    void drag_started(QPoint at);
+    /// The cursor of a vertex drag is at `at`.
+    void drag_moved(QPoint at);
+    /// The vertex drag ended at `at`.
+    void drag_finished(QPoint at);
 
 protected:
     void initializeGL() override;
@@ -146,7 +166,12 @@ private:
     std::shared_ptr<const render::Picker> picker_;
 
     QPoint last_mouse_;
+    QPoint press_at_;
     Qt::MouseButton dragging_ = Qt::NoButton;
+    bool moved_ = false;
+    bool editing_ = false;
+    bool drags_vertices_ = false;
+    bool vertex_drag_ = false;
     std::optional<Hover> hover_;
 };
 

@@ -4,6 +4,7 @@
 #include "ui/layers_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
+#include "ui_support.hpp"
 
 #include "orbis/core/colour_map.hpp"
 #include "orbis/core/layer_info.hpp"
@@ -32,22 +33,8 @@
 namespace orbis::ui {
 namespace {
 
-// A planet of `count` points with the default pipeline's layers (plates, elevation).
-World small_world(std::int64_t count = 3000) {
-    gen::Pipeline p = gen::default_pipeline();
-    gen::override_parameter(p, gen::builtin_modules(), "count", Dict_value(count), "sphere");
-    World w;
-    gen::run_pipeline(w, p, gen::builtin_modules());
-    return w;
-}
-
-// Where screenshots go (ctest sets ORBIS_SCREENSHOTS; they are kept as test artefacts).
-QString screenshot_path(const QString& name) {
-    const char* dir = std::getenv("ORBIS_SCREENSHOTS");
-    const QString base = dir ? QString(dir) : QDir::tempPath() + "/orbis-screenshots";
-    QDir().mkpath(base);
-    return base + "/" + name + ".png";
-}
+using testing::screenshot_path;
+using testing::small_world;
 
 int difference(QRgb a, QRgb b) {
     return std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)),

@@ -105,6 +105,24 @@ void Camera::zoom_at(glm::dvec2 at, double factor) {
     eye_ = eye;
 }
 
+void Camera::look_at(const glm::dvec3& p) {
+    const double lp = glm::length(p), le = glm::length(eye_);
+    if (!(lp > 0.0) || !(le > 0.0)) return;
+    const glm::dvec3 from = eye_ / le, to = p / lp;
+    // The shortest turn from `from` to `to`; half way round, about any perpendicular axis.
+    const double w = 1.0 + glm::dot(from, to);
+    glm::dquat turn;
+    if (w < 1e-12) {
+        const glm::dvec3 axis = std::abs(from.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
+        turn = glm::angleAxis(M_PI, glm::normalize(glm::cross(from, axis)));
+    } else {
+        const glm::dvec3 c = glm::cross(from, to);
+        turn = glm::normalize(glm::dquat(w, c.x, c.y, c.z));
+    }
+    eye_ = to * le;
+    orientation_ = glm::normalize(turn * orientation_);
+}
+
 void Camera::pan(glm::dvec2 delta) {
     const double depth = std::max(glm::length(eye_) - radius_, 0.01 * radius_);
     const double per_pixel = 2.0 * depth * std::tan(0.5 * fov_) / height_;

@@ -47,6 +47,9 @@ public:
     /// the planet under pixel `at` (the viewport centre's direction when the pixel misses it),
     /// keeping that point under the cursor unless the distance limits stop the move.
     void zoom_at(glm::dvec2 at, double factor);
+    /// Turns the eye around the centre until point `p` is straight ahead, keeping the
+    /// distance (the shortest turn, so the view's up stays close to what it was).
+    void look_at(const glm::dvec3& p);
     /// Moves the eye sideways so that the surface in front follows a cursor move of `delta`
     /// pixels.
     void pan(glm::dvec2 delta);

@@ -267,17 +267,18 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     return stats;
 }
 
-void Gl_renderer::set_highlight(const std::vector<glm::vec3>& segments,
-                                const std::vector<glm::vec3>& points_, const glm::vec4& colour) {
+void Gl_renderer::set_overlay(Overlay which, const std::vector<glm::vec3>& segments,
+                              const std::vector<glm::vec3>& points_, const glm::vec4& colour) {
     Upload_stats ignored;
-    Part& lines = parts_[highlight_lines];
+    const int o = static_cast<int>(which);
+    Part& lines = parts_[overlay_parts + 2 * o];
     lines.present = !segments.empty();
     if (lines.present) upload_positions(lines, segments, ignored);
-    Part& dots = parts_[highlight_points];
+    Part& dots = parts_[overlay_parts + 2 * o + 1];
     dots.present = !points_.empty();
     if (dots.present) upload_positions(dots, points_, ignored);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
-    highlight_colour_ = colour;
+    overlay_colours_[o] = colour;
 }
 
 void Gl_renderer::draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour,
@@ -329,8 +330,16 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     draw_part(parts_[arrows], GL_LINES, point_lift, point_colour, false);
     glDisable(GL_DEPTH_TEST);
     glPointSize(9.0f);
-    draw_part(parts_[highlight_lines], GL_LINES, highlight_lift, highlight_colour_, false);
-    draw_part(parts_[highlight_points], GL_POINTS, highlight_lift, highlight_colour_, false);
+    // Wide lines are no core feature but Mesa and the desktop drivers draw them; where they
+    // are refused the overlays stay one pixel wide.
+    glLineWidth(3.0f);
+    for (int o = 0; o < 3; ++o) {
+        draw_part(parts_[overlay_parts + 2 * o], GL_LINES, highlight_lift, overlay_colours_[o],
+                  false);
+        draw_part(parts_[overlay_parts + 2 * o + 1], GL_POINTS, highlight_lift, overlay_colours_[o],
+                  false);
+    }
+    glLineWidth(1.0f);
     glEnable(GL_DEPTH_TEST);
     glUseProgram(0);
 }

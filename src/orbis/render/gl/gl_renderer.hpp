@@ -55,9 +55,16 @@ public:
     /// colours or overlay passes (the benchmark's baseline).
     void draw_bare(const Camera& camera, const glm::vec4& background);
 
-    /// Sets the highlighted element: line segments (pairs of ends) and points, drawn on top.
-    void set_highlight(const std::vector<glm::vec3>& segments, const std::vector<glm::vec3>& points,
-                       const glm::vec4& colour);
+    /// The overlays drawn on top of everything, in this order.
+    enum class Overlay { highlight, ghost, cause };
+    /// Sets an overlay: line segments (pairs of ends) and points in one colour.
+    void set_overlay(Overlay which, const std::vector<glm::vec3>& segments,
+                     const std::vector<glm::vec3>& points, const glm::vec4& colour);
+    /// set_overlay(Overlay::highlight, ...): the element under the cursor.
+    void set_highlight(const std::vector<glm::vec3>& segments, const std::vector<glm::vec3>& dots,
+                       const glm::vec4& colour) {
+        set_overlay(Overlay::highlight, segments, dots, colour);
+    }
 
 private:
     struct Part {
@@ -85,9 +92,8 @@ private:
         points,
         boundary,
         arrows,
-        highlight_lines,
-        highlight_points,
-        part_count
+        overlay_parts, // three overlays, lines then points
+        part_count = overlay_parts + 6
     };
 
     unsigned compile(std::string_view vertex, std::string_view fragment, const char* name);
@@ -118,7 +124,8 @@ private:
     Part parts_[part_count];
     bool voronoi_outlines_ = false;
     bool dual_edges_coloured_ = false;
-    glm::vec4 highlight_colour_{1.0f, 0.6f, 0.0f, 1.0f};
+    glm::vec4 overlay_colours_[3] = {
+        {1.0f, 0.6f, 0.0f, 1.0f}, {0.2f, 1.0f, 0.4f, 1.0f}, {1.0f, 0.15f, 0.15f, 1.0f}};
 };
 
 } // namespace orbis::render::gl

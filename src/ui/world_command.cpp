@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+// One undoable step of the editor: the World before and after, swapped in on undo and redo.
+#include "ui/world_command.hpp"
+
+#include "orbis/core/layer_info.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace orbis::ui {
+
+namespace {
+
+QString size_text(std::size_t bytes) {
+    if (bytes < 1024) return QString("%1 B").arg(bytes);
+    if (bytes < 1024 * 1024) return QString("%1 KiB").arg(double(bytes) / 1024.0, 0, 'f', 1);
+    return QString("%1 MiB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
+}
+
+// The delta that takes a view of `from` to the other state: the same elements, since an edit
+// and its undo touch the same ones.
+std::optional<render::World_delta> delta_from(const std::optional<render::World_delta>& delta,
+                                              const World& from) {
+    if (!delta) return std::nullopt;
+    render::World_delta d = *delta;
+    d.from_mesh_version = from.mesh_version();
+    const auto* positions = from.layer(position_layer);
+    d.from_position_version = positions ? positions->version() : 0;
+    return d;
+}
+
+} // namespace
+
+World_command::World_command(const QString& text, World before, World after, std::size_t bytes,
+                             std::optional<render::World_delta> delta, Show_world show, bool shown)
+    : base_text_(text)
+    , before_(std::move(before))
+    , after_(std::move(after))
+    , delta_(std::move(delta))
+    , show_(std::move(show))
+    , skip_first_redo_(shown)
+    , bytes_(bytes) {
+    update_text();
+}
+
+void World_command::update_text() { setText(base_text_ + "  (" + size_text(bytes_) + ")"); }
+
+void World_command::undo() {
+    const auto back = delta_from(delta_, after_);
+    show_(before_, back ? &*back : nullptr);
+}
+
+void World_command::redo() {
+    if (skip_first_redo_) {
+        skip_first_redo_ = false;
+        return;
+    }
+    const auto forth = delta_from(delta_, before_);
+    show_(after_, forth ? &*forth : nullptr);
+}
+
+bool World_command::mergeWith(const QUndoCommand* other) {
+    const auto* next = dynamic_cast<const World_command*>(other);
+    if (!next || next->merge_id_ < 0 || next->merge_id_ != merge_id_) return false;
+    // One step from this step's start to the other's end: the deltas together cover it.
+    after_ = next->after_;
+    // The merged step copied the same chunks again, not new ones.
+    bytes_ = std::max(bytes_, next->bytes_);
+    if (delta_ && next->delta_) {
+        delta_->vertices.insert(delta_->vertices.end(), next->delta_->vertices.begin(),
+                                next->delta_->vertices.end());
+        delta_->faces.insert(delta_->faces.end(), next->delta_->faces.begin(),
+                             next->delta_->faces.end());
+    } else {
+        delta_.reset();
+    }
+    update_text();
+    return true;
+}
+
+} // namespace orbis::ui

@@ -232,6 +232,28 @@ TEST_F(Editor_test, RefusedEditsLeaveTheWorldEqualAndSayWhy) {
     EXPECT_NE(window_->statusBar()->currentMessage().indexOf("Refused"), -1);
     EXPECT_NE(window_->statusBar()->currentMessage().indexOf("link"), -1)
         << window_->statusBar()->currentMessage().toStdString();
+
+    // A refused flip: the cause (the edge that already joins the opposite corners) in red.
+    Edge unflippable;
+    for (const Edge e : world().mesh().edges())
+        if (const auto r = world().mesh().check_flip(e);
+            r && r->kind == Refusal_kind::already_connected)
+            unflippable = e;
+    ASSERT_TRUE(unflippable.valid());
+    viewport()->fly_to(near_edge(unflippable));
+    settle();
+    window_->set_tool(render::Edit_tool::flip);
+    const QPoint flip_at = pixel(near_edge(unflippable));
+    const auto flip = window_->preview_at(flip_at, false);
+    ASSERT_TRUE(flip);
+    if (flip->edge == unflippable.base()) {
+        EXPECT_FALSE(flip->allowed);
+        EXPECT_GE(flip->cause_segments.size(), 4u) << "the edge and the connection in red";
+        hover(flip_at);
+        screenshot("tool_flip_refused");
+        click(flip_at);
+        EXPECT_TRUE(world() == before);
+    }
 }
 
 TEST_F(Editor_test, SplitAndCollapsePreviewsMatchTheirClicks) {

@@ -16,8 +16,7 @@ namespace orbis::ui {
 /// longitude 0 lies at +x (the convention of the equirectangular maps). Empty for the origin.
 inline QString latitude_longitude(const glm::dvec3& p, int decimals = 3) {
     const double r = glm::length(p);
-    if (!(r > 0.0))
-        return {};
+    if (!(r > 0.0)) return {};
     const double lat = std::asin(std::clamp(p.y / r, -1.0, 1.0)) * 180.0 / M_PI;
     const double lon = std::atan2(-p.z, p.x) * 180.0 / M_PI;
     return QString("%1°%2 %3°%4")

@@ -137,10 +137,13 @@ void Layers_dock::set_world(const World& world) {
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
         if (s.name == shown_ && !s.is_dict) still_there = true;
     }
-    if (!still_there) shown_.clear();
+    const bool lost = !still_there;
+    if (lost) shown_.clear();
     select_row_of_shown();
     updating_ = false;
     refresh_controls();
+    // The view still shows the layer that went (an undo removed it): tell it.
+    if (lost) Q_EMIT view_changed();
 }
 
 void Layers_dock::set_shown_layer(const std::string& name) {

@@ -34,7 +34,8 @@ public:
     explicit Layers_dock(QWidget* parent = nullptr);
 
     /// Lists the layers of `world` and recomputes their statistics. Keeps the shown layer when
-    /// the world still has it. O(elements of every layer).
+    /// the world still has it, else shows none and emits view_changed. O(elements of every
+    /// layer).
     void set_world(const World& world);
     /// The layer chosen to colour the view, empty for none.
     const std::string& shown_layer() const { return shown_; }

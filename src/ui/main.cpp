@@ -69,25 +69,22 @@ int main(int argc, char** argv) {
     window.show();
     if (parser.isSet(screenshot_option)) {
         const QString path = parser.value(screenshot_option);
-        QObject::connect(window.viewport(), &orbis::ui::Viewport::scene_ready, &window,
-                         [&window, path] {
-                             if (!window.world() || window.generating() ||
-                                 window.viewport()->scene_pending())
-                                 return;
-                             // One more turn of the event loop paints the new scene first.
-                             QTimer::singleShot(100, &window, [&window, path] {
-                                 // What the screen shows, not a re-render.
-                                 const QPixmap shot =
-                                     window.screen()->grabWindow(window.winId());
-                                 if (!shot.save(path)) {
-                                     std::fprintf(stderr, "orbis: cannot write %s\n",
-                                                  qPrintable(path));
-                                     QApplication::exit(1);
-                                     return;
-                                 }
-                                 QApplication::quit();
-                             });
-                         });
+        QObject::connect(
+            window.viewport(), &orbis::ui::Viewport::scene_ready, &window, [&window, path] {
+                if (!window.world() || window.generating() || window.viewport()->scene_pending())
+                    return;
+                // One more turn of the event loop paints the new scene first.
+                QTimer::singleShot(100, &window, [&window, path] {
+                    // What the screen shows, not a re-render.
+                    const QPixmap shot = window.screen()->grabWindow(window.winId());
+                    if (!shot.save(path)) {
+                        std::fprintf(stderr, "orbis: cannot write %s\n", qPrintable(path));
+                        QApplication::exit(1);
+                        return;
+                    }
+                    QApplication::quit();
+                });
+            });
     }
     const QStringList files = parser.positionalArguments();
     if (!files.isEmpty()) {

@@ -169,7 +169,8 @@ Main_window::Main_window(QWidget* parent)
             viewport_->set_preview(nullptr);
         }
         hover_label_->setText(text);
-        if (h)
+        // Picks come from the picture, which may be of an older state than the document.
+        if (h && world_ && world_->mesh().contains(h->vertex))
             inspector_->hover(Element{Element::Kind::vertex, h->vertex, {}, {}});
         else
             inspector_->hover(std::nullopt);
@@ -444,6 +445,8 @@ void Main_window::set_document(World world, const QString& title, bool modified)
     // world has that layer.
     if (layers_->shown_layer().empty() && world_->find_layer("elevation"))
         layers_->set_shown_layer("elevation");
+    // The old world must not be built with the new world's options (its layers differ).
+    viewport_->clear_world(QString());
     view_options_changed();
     viewport_->set_world(*world_, first);
 }
@@ -460,6 +463,10 @@ bool Main_window::open_file(const QString& path) {
         QElapsedTimer timer;
         timer.start();
         World world = io::load_any(path.toStdString());
+        // The view draws positions: a world without usable ones is refused here, before the
+        // document is replaced.
+        if (!world.layer(position_layer))
+            throw std::runtime_error("it has no 'position' layer to draw");
         QApplication::restoreOverrideCursor();
         set_document(std::move(world), QFileInfo(path).absoluteFilePath(), false);
         add_recent(path_);
@@ -885,11 +892,12 @@ void Main_window::trim_history() {
         World before, after;
         std::size_t bytes;
         std::optional<render::World_delta> delta;
+        int merge_id;
     };
     std::vector<Kept> kept;
     for (int i = drop; i < undo_stack_->count(); ++i) {
         const auto* c = static_cast<const World_command*>(undo_stack_->command(i));
-        kept.push_back({c->base_text(), c->before(), c->after(), c->bytes(), c->delta()});
+        kept.push_back({c->base_text(), c->before(), c->after(), c->bytes(), c->delta(), c->id()});
     }
     const int index = undo_stack_->index() - drop;
     const int clean = undo_stack_->cleanIndex() - drop;
@@ -897,10 +905,14 @@ void Main_window::trim_history() {
     // showing any state (the document already is the state at `index`).
     replaying_ = true;
     undo_stack_->clear();
-    for (Kept& k : kept)
-        undo_stack_->push(new World_command(
+    for (Kept& k : kept) {
+        auto* command = new World_command(
             k.text, std::move(k.before), std::move(k.after), k.bytes, std::move(k.delta),
-            [this](const World& w, const render::World_delta* d) { show_state(w, d); }, true));
+            [this](const World& w, const render::World_delta* d) { show_state(w, d); }, true);
+        // A drag in progress goes on merging into its step.
+        command->set_merge_id(k.merge_id);
+        undo_stack_->push(command);
+    }
     if (clean >= 0) {
         undo_stack_->setIndex(clean);
         undo_stack_->setClean();
@@ -926,6 +938,12 @@ std::optional<render::Edit_preview> Main_window::preview_at(QPoint at, bool snap
 
 void Main_window::select(const Element& e, bool fly) {
     if (!world_) return;
+    if (!parse_element(*world_, element_name(e))) {
+        statusBar()->showMessage(
+            tr("%1 is not in the world (any more)").arg(QString::fromStdString(element_name(e))),
+            5000);
+        return;
+    }
     inspector_->pin(e);
     const Mesh& m = world_->mesh();
     const auto* positions = world_->layer(position_layer);
@@ -976,6 +994,12 @@ bool Main_window::apply_tool_at(QPoint at, bool snap) {
         return false;
     }
     if (tool_ == render::Edit_tool::move) return false; // moves are drags
+    // The worker shares the document's chunks: editing now would race its copies, and its
+    // result would be refused anyway.
+    if (generation_->running) {
+        statusBar()->showMessage(tr("A module is running; edit when it has finished"), 5000);
+        return false;
+    }
     const render::Edit_preview p = render::preview_edit(*world_, tool_, h->pick, snap);
     if (!p.allowed) {
         viewport_->set_preview(&p);
@@ -1014,6 +1038,11 @@ bool Main_window::apply_tool_at(QPoint at, bool snap) {
 void Main_window::start_drag(QPoint at) {
     const auto h = viewport_->hover_at(at);
     if (!h || !world_ || tool_ != render::Edit_tool::move) return;
+    if (!world_->mesh().contains(h->vertex)) return; // picked on an older picture
+    if (generation_->running) {
+        statusBar()->showMessage(tr("A module is running; edit when it has finished"), 5000);
+        return;
+    }
     drag_vertex_ = h->vertex;
     drag_radius_ = glm::length(glm::dvec3((*world_->layer(position_layer))[drag_vertex_]));
     ++drag_id_;
@@ -1086,6 +1115,7 @@ bool Main_window::set_value(const QString& layer_name, std::size_t slot, const Q
         return false;
     };
     if (!world_) return false;
+    if (generation_->running) return refuse(tr("a module is running; edit when it has finished"));
     const std::string name = layer_name.toStdString();
     const Layer_base* layer = world_->find_layer(name);
     if (!layer) return refuse(tr("there is no layer '%1'").arg(layer_name));
@@ -1107,9 +1137,11 @@ bool Main_window::set_value(const QString& layer_name, std::size_t slot, const Q
                     error = tr("only scalar values are edited here");
                 } else {
                     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+                        // 2^digits is one past the largest T and exact as a double (the
+                        // largest int64 itself is not).
                         if (value != std::floor(value) ||
                             value < double(std::numeric_limits<T>::lowest()) ||
-                            value > double(std::numeric_limits<T>::max())) {
+                            value >= std::ldexp(1.0, std::numeric_limits<T>::digits)) {
                             error = tr("'%1' is not a %2")
                                         .arg(trimmed)
                                         .arg(QString::fromUtf8(layer->value_name().data(),

@@ -141,6 +141,82 @@ TEST(IncrementalUpdates, ApplyRebuildsNothingAndDirtNamesTheChangedOutputs) {
     EXPECT_TRUE(dirt.triangles.empty()) << "a flip appends no triangle";
 }
 
+TEST(IncrementalUpdates, UndoingEditsWithTheSameDeltaDrawsTheEarlierWorld) {
+    // Undo hands the cache the earlier snapshot with the edit's delta: slot counts shrink.
+    for (const Shading shading : {Shading::flat, Shading::smooth}) {
+        World w = sphere();
+        Buffer_cache cache;
+        (void)cache.triangle_colours(w, shading, "height");
+        std::mt19937_64 rng(int(shading) + 3);
+        for (int step = 0; step < 40; ++step) {
+            const World before = w;
+            World_delta forth;
+            {
+                Delta_recorder recorder(w);
+                std::vector<Edge> edges;
+                for (const Edge e : w.mesh().edges())
+                    edges.push_back(e);
+                const Edge e = edges[rng() % edges.size()];
+                if (step % 2)
+                    (void)w.lock_mesh().try_split(e, 0.4f);
+                else
+                    (void)w.lock_mesh().try_collapse(e, 0.5f);
+                forth = recorder.delta();
+            }
+            ASSERT_TRUE(cache.apply(w, forth));
+            (void)cache.triangle_colours(w, shading, "height");
+            // Undo every other step: back to `before` with the same elements listed.
+            if (step % 4 < 2) {
+                World_delta back = forth;
+                back.from_mesh_version = w.mesh_version();
+                back.from_position_version = w.layer(position_layer)->version();
+                w = before;
+                ASSERT_TRUE(cache.apply(w, back));
+            }
+            const std::vector<Colour>& colours = cache.triangle_colours(w, shading, "height");
+            Buffer_cache fresh;
+            const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, "height");
+            ASSERT_EQ(drawn(cache.triangles(w, shading), &colours),
+                      drawn(fresh.triangles(w, shading), &fresh_colours))
+                << "after step " << step;
+            // Nothing left drawn that the world does not have.
+            for (const Face f : cache.triangles(w, shading).face_of)
+                if (f.valid()) {
+                    ASSERT_TRUE(w.mesh().contains(f));
+                }
+        }
+    }
+}
+
+TEST(IncrementalUpdates, AutomaticRangesFollowValuesBothWays) {
+    World w = sphere();
+    Buffer_cache cache;
+    Colour_options viridis;
+    viridis.map = Colour_map_kind::viridis;
+    (void)cache.triangle_colours(w, Shading::flat, "height", viridis);
+    const World before = w;
+    Delta_recorder recorder(w);
+    {
+        auto [h] = w.lock_layer(height);
+        h[Vertex(3)] = 1000.f;
+    }
+    recorder.touch(Vertex(3));
+    World_delta forth = recorder.delta();
+    ASSERT_TRUE(cache.apply(w, forth));
+    (void)cache.triangle_colours(w, Shading::flat, "height", viridis);
+    World_delta back = forth;
+    back.from_mesh_version = w.mesh_version();
+    back.from_position_version = w.layer(position_layer)->version();
+    w = before; // the maximum goes back from 1000 to 96: every colour moves back
+    ASSERT_TRUE(cache.apply(w, back));
+    const std::vector<Colour>& colours =
+        cache.triangle_colours(w, Shading::flat, "height", viridis);
+    Buffer_cache fresh;
+    EXPECT_EQ(drawn(cache.triangles(w, Shading::flat), &colours),
+              drawn(fresh.triangles(w, Shading::flat),
+                    &fresh.triangle_colours(w, Shading::flat, "height", viridis)));
+}
+
 TEST(IncrementalUpdates, StaleDeltasAreRefused) {
     World w = sphere();
     Buffer_cache cache;
@@ -171,6 +247,26 @@ TEST(IncrementalUpdates, ValuesBeyondTheAutomaticRangeRecolourEverything) {
     EXPECT_FALSE(cache.colours_updated(Shading::smooth));
     (void)cache.triangle_colours(w, Shading::smooth, "height");
     EXPECT_EQ(cache.last_rebuilds().layer_colours, 1);
+}
+
+TEST(IncrementalUpdates, TrianglesPatchedWhileHiddenUploadWholeWhenShownAgain) {
+    World w = sphere();
+    Scene_builder builder;
+    View_options o;
+    o.layer = "height";
+    const Scene shown = builder.build(w, o);
+    o.triangles = false;
+    o.voronoi_cells = true;
+    (void)builder.build(w, o);
+    Delta_recorder recorder(w);
+    w.lock_mesh().split(Edge(2), 0.5f);
+    const World_delta delta = recorder.delta();
+    (void)builder.build(w, o, &delta);
+    o.triangles = true;
+    const Scene again = builder.build(w, o);
+    EXPECT_NE(again.triangles.geometry_stamp, shown.triangles.geometry_stamp);
+    EXPECT_EQ(again.triangles.base_geometry_stamp, 0u) << "no base the GPU could patch";
+    EXPECT_EQ(again.triangles.dirt, nullptr);
 }
 
 TEST(IncrementalUpdates, ScenesMarkPatchesAgainstTheirBase) {

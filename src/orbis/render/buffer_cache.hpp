@@ -95,8 +95,8 @@ public:
     /// Brings the triangles (flat and smooth) and their colours up to `world` in place when
     /// they were built for the state `delta` starts from: only the listed elements and the
     /// faces around them are rewritten (see update_triangles). Layer colours are recoloured
-    /// where they changed, unless a new value falls outside an automatic range (then the next
-    /// colour call recomputes them). Voronoi cells and edges are left to rebuild on their next
+    /// where they changed, unless an automatic range changed (then the next colour call
+    /// recomputes them). Voronoi cells and edges are left to rebuild on their next
     /// request. Returns whether a part was updated. Cost O(listed elements × valence), plus a
     /// one-time O(faces) index after a full rebuild.
     bool apply(const World& world, const World_delta& delta);

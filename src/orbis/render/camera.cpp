@@ -84,7 +84,7 @@ void Camera::rotate(glm::dvec2 from, glm::dvec2 to) {
 }
 
 void Camera::zoom_at(glm::dvec2 at, double factor) {
-    if (!(factor > 0.0) || !std::isfinite(factor)) return;
+    if (!(factor > 0.0) || !std::isfinite(factor) || factor == 1.0) return;
     glm::dvec3 target{0.0};
     hit_sphere(ray_at(at), radius_, target);
     const glm::dvec3 step = (target - eye_) * (1.0 - 1.0 / factor);
@@ -94,6 +94,7 @@ void Camera::zoom_at(glm::dvec2 at, double factor) {
         // Stop where the line from the eye to the target meets the nearest allowed distance.
         const glm::dvec3 d = step;
         const double a = glm::dot(d, d);
+        if (!(a > 0.0)) return;
         const double b = glm::dot(eye_, d);
         const double c = glm::dot(eye_, eye_) - lo * lo;
         const double disc = std::max(b * b - a * c, 0.0);

@@ -273,14 +273,18 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
                              Triangle_buffers& b, Triangle_index& index) {
     require_positions(m, positions);
     Buffer_dirt dirt;
-    index.triangle_of_face.resize(m.face_slots(), unset);
+    // Maps only grow: an undo can shrink the slot counts, and the triangles of the slots that
+    // went away must still be found to be collapsed.
+    if (index.triangle_of_face.size() < m.face_slots())
+        index.triangle_of_face.resize(m.face_slots(), unset);
     const bool smooth = b.shading == Shading::smooth;
-    if (smooth) index.output_of_vertex.resize(m.vertex_slots(), unset);
+    if (smooth && index.output_of_vertex.size() < m.vertex_slots())
+        index.output_of_vertex.resize(m.vertex_slots(), unset);
 
     // The faces to rewrite: those listed and every face around a listed vertex.
     std::vector<std::uint32_t> face_ids;
     for (const Face f : faces)
-        if (f.valid() && f.index() < m.face_slots()) face_ids.push_back(f.index());
+        if (f.valid() && f.index() < index.triangle_of_face.size()) face_ids.push_back(f.index());
     for (const Vertex v : vertices)
         if (m.contains(v))
             for (const Face f : v.faces(m))
@@ -291,7 +295,16 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     std::vector<std::uint32_t> normal_of; // vertex ids whose normal is recomputed
     if (smooth) {
         for (const Vertex v : vertices) {
-            if (!m.contains(v)) continue;
+            if (!m.contains(v)) {
+                // A deleted vertex keeps its output, unused, but no longer names the vertex
+                // (its slot may be gone from the layers, or come back as another vertex).
+                if (v.valid() && v.index() < index.output_of_vertex.size() &&
+                    index.output_of_vertex[v.index()] != unset) {
+                    b.vertex_of[index.output_of_vertex[v.index()]] = no_vertex;
+                    index.output_of_vertex[v.index()] = unset;
+                }
+                continue;
+            }
             std::uint32_t& o = index.output_of_vertex[v.index()];
             if (o == unset) {
                 o = static_cast<std::uint32_t>(b.positions.size());
@@ -612,15 +625,9 @@ bool recolour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_opt
         throw std::invalid_argument("render: " + describe(layer) +
                                     " is not the kind of layer these colours came from");
     if constexpr (layer_value_length<T> != 2) {
-        const bool check = !o.range && ranged<T>(o);
-        for (const std::size_t s : slots) {
-            if (s >= layer.size() || !detail::is_live_slot<Type>(m, s)) continue;
-            for (int i = 0; i < layer_value_length<T>; ++i) {
-                const double x = component(layer.at_slot(s), i);
-                if (check && std::isfinite(x) && (x < out.range.first || x > out.range.second))
-                    return false;
-            }
-        }
+        // An automatic range may have grown or shrunk (a changed slot held the extreme):
+        // then every colour moves. O(elements), only for maps that use the range.
+        if (!o.range && ranged<T>(o) && live_range(layer, m) != out.range) return false;
         const Colour_map_kind kind = map_of<T>(o);
         out.colours.resize(layer.size(), no_colour);
         for (const std::size_t s : slots) {

@@ -202,8 +202,9 @@ Slot_colours colours_for_layer(const World& world, std::string_view name,
 /// Recolours `slots` of `colours` (made by colours_for_layer for the same layer and options)
 /// after their values or elements changed: live slots get their value's colour under
 /// colours.range, dead ones no_colour; the arrays grow with the layer. Returns false, changing
-/// nothing, when the range was found from the values (no options.range) and a new finite value
-/// lies outside it: then only a full colours_for_layer is right. O(slots).
+/// nothing, when the range was found from the values (no options.range) and the live values'
+/// range is no longer colours.range: then only a full colours_for_layer is right. O(slots),
+/// plus O(elements) to check an automatic range of a map that uses it.
 /// \throws std::invalid_argument as colours_for_layer, or when the layer's kind or value type
 /// differs from the colours'.
 bool recolour_slots(const World& world, std::string_view name, const Colour_options& options,

@@ -200,6 +200,8 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     cache_.set_relief(relief, options.relief_scale);
     const bool applied = delta && cache_.apply(world, *delta);
     if (applied) add_rebuilds();
+    // Triangles patched while hidden have no patch the GPU could follow later: upload whole.
+    if (applied && !options.triangles) triangle_stamps_ = Stamps{};
     refresh_points(world, options.points, delta);
     scene.radius = radius_;
 

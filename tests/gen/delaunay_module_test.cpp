@@ -7,6 +7,8 @@
 #include <orbis/gen/sphere_delaunay.hpp>
 #include <orbis/gen/sphere_predicates.hpp>
 
+#include "triangulation_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,26 +40,8 @@ void jiggle(World& world, float fraction, std::uint64_t seed) {
     }
 }
 
-using Triangle = std::array<std::uint32_t, 3>;
-
-std::vector<Triangle> canonical(std::vector<Triangle> tris) {
-    for (auto& t : tris)
-        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
-    std::sort(tris.begin(), tris.end());
-    return tris;
-}
-
-std::vector<Triangle> faces_of(const Mesh& m) {
-    std::vector<Triangle> tris;
-    for (const Face f : m.faces()) {
-        Triangle t{};
-        int i = 0;
-        for (const Vertex v : f.vertices(m))
-            t[std::size_t(i++)] = v.index();
-        tris.push_back(t);
-    }
-    return tris;
-}
+using gen::testing::canonical_triangles;
+using gen::testing::mesh_triangles;
 
 std::size_t folded_faces(const World& world) {
     const auto p = positions_of(world);
@@ -73,7 +57,7 @@ std::size_t folded_faces(const World& world) {
     return folded;
 }
 
-class DelaunayModuleMoved : public testing::TestWithParam<float> {};
+class DelaunayModuleMoved : public ::testing::TestWithParam<float> {};
 
 // Thin triangles of a perturbed lattice fold already when vertices move by a tenth of an edge.
 TEST_P(DelaunayModuleMoved, RestoresTheDelaunayTriangulationOfMovedPoints) {
@@ -88,10 +72,11 @@ TEST_P(DelaunayModuleMoved, RestoresTheDelaunayTriangulationOfMovedPoints) {
     const auto p = positions_of(world);
     EXPECT_EQ(count_non_delaunay_edges(world.mesh(), p), 0u);
     EXPECT_EQ(folded_faces(world), 0u);
-    EXPECT_EQ(canonical(faces_of(world.mesh())), canonical(delaunay_on_sphere(p).triangles));
+    EXPECT_EQ(canonical_triangles(mesh_triangles(world.mesh())),
+              canonical_triangles(delaunay_on_sphere(p)));
 }
 
-INSTANTIATE_TEST_SUITE_P(Distance, DelaunayModuleMoved, testing::Values(0.1f, 0.3f, 0.6f, 1.f));
+INSTANTIATE_TEST_SUITE_P(Distance, DelaunayModuleMoved, ::testing::Values(0.1f, 0.3f, 0.6f, 1.f));
 
 TEST(DelaunayModule, SmallMovesAreRepairedByFlipsAlone) {
     World world = make_sphere_world({.count = 20000, .perturbation = 0.5f, .seed = 4});

@@ -7,6 +7,8 @@
 #include <orbis/gen/sphere_delaunay.hpp>
 #include <orbis/gen/sphere_module.hpp>
 
+#include "triangulation_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -147,16 +149,7 @@ TEST(Module, RegistryRefusesDuplicatesAndFindsByName) {
     EXPECT_NE(builtin_modules().find("delaunay"), nullptr);
 }
 
-using Triangle = std::array<std::uint32_t, 3>;
-
-std::vector<Triangle> canonical(std::vector<Triangle> tris) {
-    for (auto& t : tris)
-        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
-    std::sort(tris.begin(), tris.end());
-    return tris;
-}
-
-class SphereModule : public testing::TestWithParam<double> {};
+class SphereModule : public ::testing::TestWithParam<double> {};
 
 TEST_P(SphereModule, GivesCgalsTriangulationAndPositions) {
     Dict params;
@@ -177,18 +170,11 @@ TEST_P(SphereModule, GivesCgalsTriangulationAndPositions) {
     for (std::uint32_t i = 0; i < 3000; ++i)
         ASSERT_EQ((*position)[Vertex{i}], points[i]);
 
-    std::vector<Triangle> mesh_faces;
-    for (const Face f : m.faces()) {
-        Triangle t{};
-        int i = 0;
-        for (const Vertex v : f.vertices(m))
-            t[std::size_t(i++)] = v.index();
-        mesh_faces.push_back(t);
-    }
-    EXPECT_EQ(canonical(mesh_faces), canonical(delaunay_on_sphere_cgal(points).triangles));
+    EXPECT_EQ(gen::testing::canonical_triangles(gen::testing::mesh_triangles(m)),
+              gen::testing::canonical_triangles(delaunay_on_sphere_cgal(points)));
 }
 
-INSTANTIATE_TEST_SUITE_P(Perturbation, SphereModule, testing::Values(0.0, 0.5, 0.9));
+INSTANTIATE_TEST_SUITE_P(Perturbation, SphereModule, ::testing::Values(0.0, 0.5, 0.9));
 
 TEST(Module, SphereReseedsTheGeneratorAndResetsOtherLayers) {
     World a(1), b(2);

@@ -6,6 +6,8 @@
 #include <orbis/gen/sphere_delaunay.hpp>
 #include <orbis/gen/sphere_predicates.hpp>
 
+#include "triangulation_checks.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,23 +21,10 @@ using orbis::Mesh;
 using orbis::Vertex;
 using orbis::gen::Fibonacci_params;
 
-std::vector<orbis::Triangle> canonical(std::vector<orbis::Triangle> tris) {
-    for (auto& t : tris)
-        std::rotate(t.begin(), std::min_element(t.begin(), t.end()), t.end());
-    std::sort(tris.begin(), tris.end());
-    return tris;
-}
+using orbis::gen::testing::mesh_triangles;
 
-std::vector<orbis::Triangle> faces_of(const Mesh& m) {
-    std::vector<orbis::Triangle> tris;
-    for (const orbis::Face f : m.faces()) {
-        orbis::Triangle t{};
-        int i = 0;
-        for (const Vertex v : f.vertices(m))
-            t[i++] = v.index();
-        tris.push_back(t);
-    }
-    return tris;
+std::vector<orbis::Triangle> canonical(std::vector<orbis::Triangle> tris) {
+    return orbis::gen::testing::canonical_triangles(std::move(tris));
 }
 
 class SphereMeshFromPoints : public testing::TestWithParam<std::tuple<std::uint32_t, float>> {};
@@ -77,7 +66,7 @@ TEST_P(SphereMeshFromPoints, IsTheDelaunayTriangulationOfEveryPoint) {
     }
 
     // The same triangles as CGAL's Delaunay_triangulation_on_sphere_2.
-    EXPECT_EQ(canonical(faces_of(m)),
+    EXPECT_EQ(canonical(mesh_triangles(m)),
               canonical(orbis::gen::delaunay_on_sphere_cgal(s.positions).triangles));
 }
 
@@ -89,10 +78,10 @@ INSTANTIATE_TEST_SUITE_P(Sizes, SphereMeshFromPoints,
 // always a valid closed mesh with the same faces.
 TEST(SphereMesh, BuildsFromFacesInAnyOrder) {
     const auto s = orbis::gen::make_sphere({.count = 3000, .perturbation = 0.5f, .seed = 9});
-    const auto reference = canonical(faces_of(s.mesh));
+    const auto reference = canonical(mesh_triangles(s.mesh));
     std::mt19937_64 rng(5);
     for (int round = 0; round < 10; ++round) {
-        auto order = faces_of(s.mesh);
+        auto order = mesh_triangles(s.mesh);
         std::shuffle(order.begin(), order.end(), rng);
         for (auto& t : order)
             std::rotate(t.begin(), t.begin() + rng() % 3, t.end());
@@ -100,7 +89,7 @@ TEST(SphereMesh, BuildsFromFacesInAnyOrder) {
         const auto soup = orbis::build_from_face_soup(3000, order);
         ASSERT_TRUE(soup.refused.empty());
         ASSERT_EQ(soup.mesh.validate(), std::nullopt);
-        EXPECT_EQ(canonical(faces_of(soup.mesh)), reference);
+        EXPECT_EQ(canonical(mesh_triangles(soup.mesh)), reference);
 
         Mesh m;
         m.add_vertices(3000);
@@ -108,7 +97,7 @@ TEST(SphereMesh, BuildsFromFacesInAnyOrder) {
         ASSERT_TRUE(orbis::add_faces(m, order).empty());
         ASSERT_EQ(m.validate(), std::nullopt);
         EXPECT_EQ(long(m.vertex_count()) - long(m.edge_count()) + long(m.face_count()), 2);
-        EXPECT_EQ(canonical(faces_of(m)), reference);
+        EXPECT_EQ(canonical(mesh_triangles(m)), reference);
     }
 }
 

@@ -118,11 +118,27 @@ differences_are_cocircular(std::span<const glm::vec3> points, const Sphere_trian
 }
 
 std::vector<std::array<std::uint32_t, 3>> canonical_triangles(const Sphere_triangulation& t) {
+    return canonical_triangles(t.triangles);
+}
+
+std::vector<std::array<std::uint32_t, 3>>
+canonical_triangles(std::vector<std::array<std::uint32_t, 3>> triangles) {
+    for (auto& tri : triangles)
+        tri = rotated_to_min(tri);
+    std::sort(triangles.begin(), triangles.end());
+    return triangles;
+}
+
+std::vector<std::array<std::uint32_t, 3>> mesh_triangles(const Mesh& m) {
     std::vector<std::array<std::uint32_t, 3>> result;
-    result.reserve(t.triangles.size());
-    for (const auto& tri : t.triangles)
-        result.push_back(rotated_to_min(tri));
-    std::sort(result.begin(), result.end());
+    result.reserve(m.face_count());
+    for (const Face f : m.faces()) {
+        std::array<std::uint32_t, 3> t{};
+        std::size_t i = 0;
+        for (const Vertex v : f.vertices(m))
+            t[i++] = v.index();
+        result.push_back(t);
+    }
     return result;
 }
 

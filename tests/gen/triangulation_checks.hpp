@@ -11,6 +11,7 @@
 #include <glm/vec3.hpp>
 #include <gtest/gtest.h>
 
+#include "orbis/core/mesh.hpp"
 #include "orbis/gen/sphere_delaunay.hpp"
 
 namespace orbis::gen::testing {
@@ -38,6 +39,11 @@ enum class Origin { inside, anywhere };
 
 /// Triangles rotated so that the smallest index comes first, then sorted.
 std::vector<std::array<std::uint32_t, 3>> canonical_triangles(const Sphere_triangulation& t);
+/// `triangles` rotated so that the smallest index comes first, then sorted.
+std::vector<std::array<std::uint32_t, 3>>
+canonical_triangles(std::vector<std::array<std::uint32_t, 3>> triangles);
+/// The corners of every live face of `m` (Face::vertices order), in face order.
+std::vector<std::array<std::uint32_t, 3>> mesh_triangles(const Mesh& m);
 
 /// Uniformly distributed directions on the unit sphere (as floats), from a fixed seed.
 std::vector<glm::vec3> random_sphere_points(std::uint32_t count, std::uint64_t seed);

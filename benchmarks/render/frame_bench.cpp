@@ -196,16 +196,22 @@ void upload_all(benchmark::State& state) {
 BENCHMARK(upload_all)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
 /// After one flip: update what changed and upload it (what the editor does per edit). Arg 1:
-/// 0 rebuilds from scratch, 1 updates in place from the recorded delta.
+/// 0 rebuilds from scratch, 1 updates in place from the recorded delta, 2 as 1 with the
+/// wireframe and the dual edges shown.
 void update_after_flip(benchmark::State& state) {
     gl();
     World world = world_of(state.range(0));
     const bool in_place = state.range(1) != 0;
-    state.SetLabel(in_place ? "in place" : "rebuild");
+    // Arg 1 = 2: the wireframe and the dual edges are shown too, and patched with them.
+    render::View_options options = mode(0);
+    options.wireframe = options.dual_edges = state.range(1) == 2;
+    state.SetLabel(!in_place           ? "rebuild"
+                   : options.wireframe ? "in place, + wireframe, dual edges"
+                                       : "in place");
     render::Scene_builder builder;
     render::gl::Gl_renderer renderer;
     renderer.initialize();
-    renderer.upload(builder.build(world, mode(0)));
+    renderer.upload(builder.build(world, options));
     std::vector<Edge> edges;
     for (const Edge e : world.mesh().edges())
         if (edges.size() < 4096 && !world.mesh().check_flip(e)) edges.push_back(e);
@@ -223,7 +229,7 @@ void update_after_flip(benchmark::State& state) {
         }
         state.ResumeTiming();
         const render::gl::Upload_stats stats =
-            renderer.upload(builder.build(world, mode(0), in_place ? &delta : nullptr));
+            renderer.upload(builder.build(world, options, in_place ? &delta : nullptr));
         gl().finish();
         bytes += stats.bytes;
     }
@@ -231,7 +237,7 @@ void update_after_flip(benchmark::State& state) {
     renderer.release();
 }
 BENCHMARK(update_after_flip)
-    ->ArgsProduct({{100'000, 1'000'000}, {0, 1}})
+    ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}})
     ->Unit(benchmark::kMillisecond);
 
 // A world of the default pipeline (plates, elevation, refinement) with `n` sphere points.

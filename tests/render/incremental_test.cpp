@@ -116,6 +116,70 @@ INSTANTIATE_TEST_SUITE_P(ShadingsAndLayers, Incremental,
                                            std::tuple{Shading::smooth, "height"},
                                            std::tuple{Shading::flat, "area"}));
 
+constexpr auto crease =
+    Layer_info<float, Layer_type::edge_primal>("crease").interpolation(Interpolation::keep_src);
+constexpr auto flux = Layer_info<float, Layer_type::edge_dual_directed>("flux");
+
+// What segments draw: per edge drawn, its two ends and their colours.
+using End = std::tuple<float, float, float, int, int, int>;
+std::map<std::uint32_t, std::pair<End, End>> drawn_lines(const Line_buffers& b,
+                                                         const std::vector<Colour>& colours) {
+    std::map<std::uint32_t, std::pair<End, End>> out;
+    for (std::size_t s = 0; s < b.edge_of.size(); ++s) {
+        if (!b.edge_of[s].valid()) continue;
+        auto end = [&](std::size_t i) {
+            const glm::vec3 p = b.positions[i];
+            const Colour c = colours[i];
+            return End{p.x, p.y, p.z, c.r, c.g, c.b};
+        };
+        out[b.edge_of[s].mask()] = {end(2 * s), end(2 * s + 1)};
+    }
+    return out;
+}
+
+TEST(IncrementalUpdates, SegmentsFollowEditsAndUndosLikeFreshBuilds) {
+    World w = sphere();
+    {
+        auto [c, f] = w.lock_layer(crease, flux);
+        for (const Edge e : w.mesh().edges()) {
+            c[e] = float(e.quad_index() % 7);
+            f[e.rot()] = float(e.index() % 5);
+            f[e.rot().sym()] = -float(e.index() % 3);
+        }
+    }
+    Buffer_cache cache;
+    (void)cache.primal_edge_colours(w, "crease");
+    (void)cache.dual_edge_colours(w, "flux");
+    std::mt19937_64 rng(21);
+    int updated = 0;
+    for (int step = 0; step < 80; ++step) {
+        const World before = w;
+        Delta_recorder recorder(w);
+        random_edit(w, rng, recorder);
+        const World_delta forth = recorder.delta();
+        updated += cache.apply(w, forth);
+        if (step % 5 == 4) {
+            // Undo: back with the same elements listed.
+            World_delta back = forth;
+            back.from_mesh_version = w.mesh_version();
+            back.from_position_version = w.layer(position_layer)->version();
+            (void)cache.primal_edge_colours(w, "crease");
+            (void)cache.dual_edge_colours(w, "flux");
+            w = before;
+            ASSERT_TRUE(cache.apply(w, back));
+        }
+        Buffer_cache fresh;
+        ASSERT_EQ(drawn_lines(cache.primal_edges(w), cache.primal_edge_colours(w, "crease")),
+                  drawn_lines(fresh.primal_edges(w), fresh.primal_edge_colours(w, "crease")))
+            << "primal, after step " << step;
+        ASSERT_EQ(drawn_lines(cache.dual_edges(w), cache.dual_edge_colours(w, "flux")),
+                  drawn_lines(fresh.dual_edges(w), fresh.dual_edge_colours(w, "flux")))
+            << "dual, after step " << step;
+    }
+    EXPECT_GT(updated, 40);
+    EXPECT_EQ(cache.total_rebuilds().primal_edges, 1) << "segments were rebuilt, not patched";
+}
+
 TEST(IncrementalUpdates, ApplyRebuildsNothingAndDirtNamesTheChangedOutputs) {
     World w = sphere();
     Buffer_cache cache;

@@ -58,6 +58,9 @@ void Buffer_cache::set_relief(std::string_view layer, double scale) {
     index_valid_.fill(false);
     dirt_valid_.fill(false);
     colours_updated_.fill(false);
+    line_index_valid_.fill(false);
+    line_dirt_valid_.fill(false);
+    line_colours_updated_.fill(false);
 }
 
 glm::vec3 Buffer_cache::displaced(const World& world, Vertex v) const {
@@ -117,6 +120,7 @@ const Line_buffers& Buffer_cache::primal_edges(const World& world) {
     if (keys_[primal_lines] != key) {
         primal_ = render::primal_edges(world.mesh(), positions(world));
         keys_[primal_lines] = key;
+        line_index_valid_[0] = line_dirt_valid_[0] = line_colours_updated_[0] = false;
         count(&Rebuild_counts::primal_edges);
     }
     return primal_;
@@ -128,6 +132,7 @@ const Line_buffers& Buffer_cache::dual_edges(const World& world) {
     if (keys_[dual_lines] != key) {
         dual_ = render::dual_edges(world.mesh(), positions(world));
         keys_[dual_lines] = key;
+        line_index_valid_[1] = line_dirt_valid_[1] = line_colours_updated_[1] = false;
         count(&Rebuild_counts::dual_edges);
     }
     return dual_;
@@ -166,6 +171,8 @@ const std::vector<Colour>& Buffer_cache::colours(const World& world, Target targ
     if (e.layer_serial != layer.serial || e.mesh_version != world.mesh_version()) {
         if (target == flat_triangles || target == smooth_triangles)
             colours_updated_[target == flat_triangles ? 0 : 1] = false;
+        if (target == primal_lines || target == dual_lines)
+            line_colours_updated_[target == primal_lines ? 0 : 1] = false;
         e.colours = colours_on(buffers, layer.colours);
         e.layer_serial = layer.serial;
         e.mesh_version = world.mesh_version();
@@ -242,7 +249,71 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
                 faces.push_back(b.face_of[dirt_[s].vertices[k] / 3].index());
         update_triangle_colours(world, target, delta, faces);
     }
+    for (const bool dual : {false, true}) {
+        const int l = dual ? 1 : 0;
+        const Target target = dual ? dual_lines : primal_lines;
+        if (keys_[target] != from) {
+            line_dirt_valid_[l] = line_colours_updated_[l] = false;
+            continue;
+        }
+        Line_buffers& b = dual ? dual_ : primal_;
+        if (!line_index_valid_[l]) {
+            line_index_[l] = index_lines(b, world.mesh());
+            line_index_valid_[l] = true;
+        }
+        line_dirt_[l] = update_lines(world.mesh(), positions_, delta.vertices, delta.faces,
+                                     delta.edges, dual, b, line_index_[l]);
+        line_dirt_valid_[l] = true;
+        keys_[target] = to;
+        count(&Rebuild_counts::updates);
+        updated = true;
+        update_line_colours(world, target, delta);
+    }
     return updated;
+}
+
+const Layer_base* Buffer_cache::colours_at_start(const World& world, Target target,
+                                                 const World_delta& delta) const {
+    const Layer_entry& layer = layers_[target];
+    const Colour_entry& laid = colours_[target];
+    const Layer_base* base = layer.serial ? world.find_layer(layer.name) : nullptr;
+    if (!base || layer.mesh_version != delta.from_mesh_version ||
+        laid.layer_serial != layer.serial || laid.mesh_version != delta.from_mesh_version)
+        return nullptr;
+    return base;
+}
+
+void Buffer_cache::mark_recoloured(const World& world, Target target, const Layer_base& base) {
+    Layer_entry& layer = layers_[target];
+    layer.mesh_version = world.mesh_version();
+    layer.layer_version = base.version();
+    layer.serial = next_serial_++;
+    colours_[target].layer_serial = layer.serial;
+    colours_[target].mesh_version = world.mesh_version();
+}
+
+void Buffer_cache::update_line_colours(const World& world, Target target,
+                                       const World_delta& delta) {
+    const int l = target == dual_lines ? 1 : 0;
+    line_colours_updated_[l] = false;
+    Layer_entry& layer = layers_[target];
+    const Layer_base* base = colours_at_start(world, target, delta);
+    if (!base) return;
+    // The slots of every rewritten segment's edge, in both directions for directed layers.
+    const Line_buffers& b = target == dual_lines ? dual_ : primal_;
+    std::vector<std::size_t> slots;
+    for (std::size_t k = 0; k < line_dirt_[l].vertices.size(); k += 2) {
+        const Edge e = b.edge_of[line_dirt_[l].vertices[k] / 2];
+        if (!e.valid()) continue;
+        slots.push_back(e.quad_index());
+        slots.push_back(e.index());
+        slots.push_back(e.sym().index());
+    }
+    // Gone edges draw nothing (no_edge), whatever their slots hold.
+    if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours)) return;
+    colours_on(b, layer.colours, line_dirt_[l].vertices, colours_[target].colours);
+    mark_recoloured(world, target, *base);
+    line_colours_updated_[l] = true;
 }
 
 void Buffer_cache::update_triangle_colours(const World& world, Target target,
@@ -251,11 +322,8 @@ void Buffer_cache::update_triangle_colours(const World& world, Target target,
     const int s = target == flat_triangles ? 0 : 1;
     colours_updated_[s] = false;
     Layer_entry& layer = layers_[target];
-    Colour_entry& laid = colours_[target];
-    const Layer_base* base = layer.serial ? world.find_layer(layer.name) : nullptr;
-    if (!base || layer.mesh_version != delta.from_mesh_version ||
-        laid.layer_serial != layer.serial || laid.mesh_version != delta.from_mesh_version)
-        return;
+    const Layer_base* base = colours_at_start(world, target, delta);
+    if (!base) return;
     std::vector<std::size_t> slots;
     if (base->type() == Layer_type::vertex) {
         for (const Vertex v : delta.vertices)
@@ -268,18 +336,22 @@ void Buffer_cache::update_triangle_colours(const World& world, Target target,
         return;
     }
     if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours)) return;
-    layer.mesh_version = world.mesh_version();
-    layer.layer_version = base->version();
-    layer.serial = next_serial_++;
-    colours_on(triangles_[s], layer.colours, dirt_[s].vertices, laid.colours);
-    laid.layer_serial = layer.serial;
-    laid.mesh_version = world.mesh_version();
+    colours_on(triangles_[s], layer.colours, dirt_[s].vertices, colours_[target].colours);
+    mark_recoloured(world, target, *base);
     colours_updated_[s] = true;
 }
 
 const Buffer_dirt* Buffer_cache::dirt(Shading shading) const {
     const int s = shading == Shading::flat ? 0 : 1;
     return dirt_valid_[s] ? &dirt_[s] : nullptr;
+}
+
+const Buffer_dirt* Buffer_cache::line_dirt(bool dual) const {
+    return line_dirt_valid_[dual ? 1 : 0] ? &line_dirt_[dual ? 1 : 0] : nullptr;
+}
+
+bool Buffer_cache::line_colours_updated(bool dual) const {
+    return line_colours_updated_[dual ? 1 : 0];
 }
 
 bool Buffer_cache::colours_updated(Shading shading) const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 namespace orbis {
+class Layer_base;
 class World;
 } // namespace orbis
 
@@ -45,6 +46,9 @@ struct World_delta {
     std::uint64_t from_position_version = 0; ///< the position layer's version then
     std::vector<Vertex> vertices;            ///< vertices that changed
     std::vector<Face> faces;                 ///< faces that changed
+    /// Primal edges created, deleted or given other ends that are not at a listed vertex (a
+    /// collapse's deleted edges); edge segments update in place only with them.
+    std::vector<Edge> edges;
 };
 
 /// The buffers of one World view, rebuilt only when what they depend on changed.
@@ -92,13 +96,13 @@ public:
     /// not a scalar vertex layer.
     void set_relief(std::string_view layer, double scale);
 
-    /// Brings the triangles (flat and smooth) and their colours up to `world` in place when
-    /// they were built for the state `delta` starts from: only the listed elements and the
-    /// faces around them are rewritten (see update_triangles). Layer colours are recoloured
-    /// where they changed, unless an automatic range changed (then the next colour call
-    /// recomputes them). Voronoi cells and edges are left to rebuild on their next
-    /// request. Returns whether a part was updated. Cost O(listed elements × valence), plus a
-    /// one-time O(faces) index after a full rebuild.
+    /// Brings the triangles (flat and smooth), the primal and dual edge segments and their
+    /// colours up to `world` in place when they were built for the state `delta` starts from:
+    /// only the listed elements and what is around them are rewritten (see update_triangles,
+    /// update_lines). Layer colours are recoloured where they changed, unless an automatic
+    /// range changed (then the next colour call recomputes them). Voronoi cells are left to
+    /// rebuild on their next request. Returns whether a part was updated. Cost O(listed
+    /// elements × valence), plus a one-time O(elements) index per part after a full rebuild.
     bool apply(const World& world, const World_delta& delta);
     /// What the last apply() rewrote in the triangles of `shading` and their colours, or
     /// nothing when they were rebuilt or not updated since.
@@ -106,6 +110,11 @@ public:
     /// True when the last apply() updated the colours on the triangles of `shading` in place
     /// (so that only dirt(shading) needs uploading), and they were not rebuilt since.
     bool colours_updated(Shading shading) const;
+    /// What the last apply() rewrote in the primal (`dual` false) or dual edge segments, or
+    /// nothing when they were rebuilt or not updated since.
+    const Buffer_dirt* line_dirt(bool dual) const;
+    /// True when the last apply() updated the colours on those segments in place.
+    bool line_colours_updated(bool dual) const;
 
     /// What the last call above rebuilt (zero everywhere when it found everything current).
     const Rebuild_counts& last_rebuilds() const { return last_; }
@@ -158,6 +167,13 @@ private:
 
     void update_triangle_colours(const World& world, Target target, const World_delta& delta,
                                  const std::vector<std::uint32_t>& faces);
+    void update_line_colours(const World& world, Target target, const World_delta& delta);
+    // The layer whose colours `target` holds when they were made for the state `delta` starts
+    // from (recolouring the changed slots then brings them up to date); nullptr otherwise.
+    const Layer_base* colours_at_start(const World& world, Target target,
+                                       const World_delta& delta) const;
+    // Marks the colours of `target` current after they were recoloured in place.
+    void mark_recoloured(const World& world, Target target, const Layer_base& base);
 
     glm::vec3 displaced(const World& world, Vertex v) const;
 
@@ -171,6 +187,12 @@ private:
     std::array<bool, 2> index_valid_{};
     std::array<bool, 2> dirt_valid_{};
     std::array<bool, 2> colours_updated_{};
+    // The same for the primal and dual edge segments.
+    std::array<Line_index, 2> line_index_;
+    std::array<Buffer_dirt, 2> line_dirt_;
+    std::array<bool, 2> line_index_valid_{};
+    std::array<bool, 2> line_dirt_valid_{};
+    std::array<bool, 2> line_colours_updated_{};
     std::vector<glm::vec3> positions_;
     std::array<Geometry_key, target_count> keys_;
     std::array<Triangle_buffers, 2> triangles_; // flat, smooth

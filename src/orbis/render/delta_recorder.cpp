@@ -10,12 +10,14 @@ namespace orbis::render {
 struct Delta_recorder::State {
     World_delta delta;
 
-    // A vertex and every face around it: what an edit at the vertex can change.
+    // A vertex with every face and edge around it: what an edit at the vertex can change.
     void vertex_and_faces(const Mesh& m, Vertex v) {
         if (!m.contains(v)) return;
         delta.vertices.push_back(v);
         for (const Face f : v.faces(m))
             delta.faces.push_back(f);
+        for (const Edge e : v.edges(m))
+            delta.edges.push_back(e.base());
     }
     // Both ends of e and the faces around them.
     void edge(const Mesh& m, Edge e) {
@@ -32,6 +34,7 @@ struct Delta_recorder::State {
             for (const Vertex v : f.vertices(m))
                 delta.vertices.push_back(v);
         }
+        delta.edges.push_back(e.base());
     }
 };
 

@@ -18,6 +18,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
 
 namespace orbis::render {
 namespace {
@@ -84,6 +85,25 @@ std::vector<std::uint32_t> live_face_ranks(const Mesh& m) {
     return rank;
 }
 
+// The circumcentre of live face f (see circumcentres()); `normal` receives the unnormalised
+// cross product it comes from.
+glm::vec3 circumcentre(const Mesh& m, std::span<const glm::vec3> p, Face f,
+                       glm::vec3* normal = nullptr) {
+    const Corners k = corners(m, f);
+    // Double precision: the cross product of two short edges of a large sphere loses about
+    // log2(radius / edge) bits, which in float moves the circumcentre visibly off the point
+    // equidistant from the corners.
+    const glm::dvec3 pa = p[k.a.index()], pb = p[k.b.index()], pc = p[k.c.index()];
+    const glm::dvec3 n = glm::cross(pb - pa, pc - pa);
+    if (normal) *normal = glm::vec3(n);
+    // Outward even for a face whose corners wind the other way round the centre (a
+    // hemisphere-sized face of a tiny mesh), so that corners never land on the far side.
+    const glm::dvec3 out = glm::dot(n, pa + pb + pc) < 0.0 ? -n : n;
+    const double radius = (glm::length(pa) + glm::length(pb) + glm::length(pc)) / 3.0;
+    const double len = glm::length(out);
+    return len > 0.0 ? glm::vec3(out * (radius / len)) : glm::vec3(0.f);
+}
+
 // Per face slot: twice the area-weighted normal, and the circumcentre. Both come from the same
 // cross product, so computing them together halves the work of a Voronoi build.
 struct Face_geometry {
@@ -101,19 +121,7 @@ Face_geometry face_geometry(const Mesh& m, std::span<const glm::vec3> p) {
                 g.normal[i] = g.centre[i] = glm::vec3(0.f);
                 continue;
             }
-            const Corners k = corners(m, f);
-            // Double precision: the cross product of two short edges of a large sphere loses
-            // about log2(radius / edge) bits, which in float moves the circumcentre visibly
-            // off the point equidistant from the corners.
-            const glm::dvec3 pa = p[k.a.index()], pb = p[k.b.index()], pc = p[k.c.index()];
-            const glm::dvec3 n = glm::cross(pb - pa, pc - pa);
-            g.normal[i] = glm::vec3(n);
-            // Outward even for a face whose corners wind the other way round the centre (a
-            // hemisphere-sized face of a tiny mesh), so that corners never land on the far side.
-            const glm::dvec3 out = glm::dot(n, pa + pb + pc) < 0.0 ? -n : n;
-            const double radius = (glm::length(pa) + glm::length(pb) + glm::length(pc)) / 3.0;
-            const double len = glm::length(out);
-            g.centre[i] = len > 0.0 ? glm::vec3(out * (radius / len)) : glm::vec3(0.f);
+            g.centre[i] = circumcentre(m, p, f, &g.normal[i]);
         }
     });
     return g;
@@ -391,6 +399,87 @@ Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions) {
         out.edge_of[s++] = e;
     }
     return out;
+}
+
+Line_index index_lines(const Line_buffers& b, const Mesh& m) {
+    Line_index index;
+    index.segment_of_quad.assign(m.edge_slots() / 2, unset);
+    for (std::size_t s = 0; s < b.edge_of.size(); ++s) {
+        const Edge e = b.edge_of[s];
+        if (!e.valid()) continue;
+        const std::uint32_t q = e.quad_index();
+        if (q < index.segment_of_quad.size())
+            index.segment_of_quad[q] = static_cast<std::uint32_t>(s);
+    }
+    return index;
+}
+
+Buffer_dirt update_lines(const Mesh& m, std::span<const glm::vec3> positions,
+                         std::span<const Vertex> vertices, std::span<const Face> faces,
+                         std::span<const Edge> edges, bool dual, Line_buffers& b,
+                         Line_index& index) {
+    require_positions(m, positions);
+    const std::size_t quads = m.edge_slots() / 2;
+    if (index.segment_of_quad.size() < quads) index.segment_of_quad.resize(quads, unset);
+    // The quad-edges to rewrite: those listed, those at listed vertices, and those of listed
+    // faces; for dual segments also every edge of a face whose circumcentre may have moved.
+    std::vector<std::uint32_t> quad_ids;
+    auto add_face = [&](Face f) {
+        if (!m.contains(f)) return;
+        for (const Edge e : f.edges(m))
+            quad_ids.push_back(e.quad_index());
+    };
+    for (const Edge e : edges)
+        if (e.valid() && e.quad_index() < index.segment_of_quad.size())
+            quad_ids.push_back(e.quad_index());
+    for (const Vertex v : vertices) {
+        if (!m.contains(v)) continue;
+        for (const Edge e : v.edges(m))
+            quad_ids.push_back(e.quad_index());
+        if (dual)
+            for (const Face f : v.faces(m))
+                add_face(f);
+    }
+    for (const Face f : faces)
+        add_face(f);
+    sort_unique(quad_ids);
+
+    Buffer_dirt dirt;
+    for (const std::uint32_t q : quad_ids) {
+        const Edge e{2 * q};
+        std::uint32_t& s = index.segment_of_quad[q];
+        const bool live = m.contains(e);
+        const Face left = live ? e.left(m) : no_face;
+        const Face right = live ? e.right(m) : no_face;
+        const bool drawn = live && (!dual || (left.valid() && right.valid()));
+        if (drawn) {
+            if (s == unset) {
+                s = static_cast<std::uint32_t>(b.edge_of.size());
+                b.edge_of.push_back(no_edge);
+                b.positions.resize(b.positions.size() + 2);
+            }
+            if (dual) {
+                b.positions[2 * std::size_t{s}] = circumcentre(m, positions, right);
+                b.positions[2 * std::size_t{s} + 1] = circumcentre(m, positions, left);
+                b.edge_of[s] = e.rot();
+            } else {
+                b.positions[2 * std::size_t{s}] = positions[e.origin(m).index()];
+                b.positions[2 * std::size_t{s} + 1] = positions[e.dest(m).index()];
+                b.edge_of[s] = e;
+            }
+        } else if (s != unset) {
+            // Gone (or without a face on both sides): a segment of zero length draws nothing.
+            b.positions[2 * std::size_t{s} + 1] = b.positions[2 * std::size_t{s}];
+            b.edge_of[s] = no_edge;
+        } else {
+            continue;
+        }
+        dirt.vertices.push_back(2 * s);
+        dirt.vertices.push_back(2 * s + 1);
+        if (!drawn) s = unset;
+    }
+    sort_unique(dirt.vertices);
+    return dirt;
 }
 
 std::vector<glm::vec3> circumcentres(const Mesh& m, std::span<const glm::vec3> positions) {
@@ -763,26 +852,49 @@ std::vector<Colour> colours_on(const Voronoi_buffers& b, const Slot_colours& c) 
     return out;
 }
 
-std::vector<Colour> colours_on(const Line_buffers& b, const Slot_colours& c) {
+namespace {
+
+// The colours of segment s's two ends (no_colour for the zero-length segments of gone edges).
+std::pair<Colour, Colour> segment_colours(const Line_buffers& b, const Slot_colours& c,
+                                          std::size_t s, bool primal) {
+    const Edge e = b.edge_of[s];
+    if (!e.valid()) return {no_colour, no_colour};
+    if (e.is_primal() != primal)
+        throw std::invalid_argument(std::string("render: ") + std::string(layer_type_name(c.type)) +
+                                    " colours on segments of " +
+                                    (e.is_primal() ? "primal" : "dual") + " edges");
+    const std::size_t from = is_directed(c.type) ? e.index() : e.quad_index();
+    const std::size_t to = is_directed(c.type) ? e.sym().index() : e.quad_index();
+    require_slot(c, std::max(from, to));
+    return {c.colours[from], c.colours[to]};
+}
+
+bool primal_colours(const Slot_colours& c) {
     if (!is_edge_layer(c.type))
         throw std::invalid_argument("render: segments take edge colours, not " +
                                     std::string(layer_type_name(c.type)) + " colours");
-    const bool primal =
-        c.type == Layer_type::edge_primal || c.type == Layer_type::edge_primal_directed;
+    return c.type == Layer_type::edge_primal || c.type == Layer_type::edge_primal_directed;
+}
+
+} // namespace
+
+std::vector<Colour> colours_on(const Line_buffers& b, const Slot_colours& c) {
+    const bool primal = primal_colours(c);
     std::vector<Colour> out(b.positions.size(), no_colour);
-    for (std::size_t s = 0; s < b.edge_of.size(); ++s) {
-        const Edge e = b.edge_of[s];
-        if (e.is_primal() != primal)
-            throw std::invalid_argument(
-                std::string("render: ") + std::string(layer_type_name(c.type)) +
-                " colours on segments of " + (e.is_primal() ? "primal" : "dual") + " edges");
-        const std::size_t from = is_directed(c.type) ? e.index() : e.quad_index();
-        const std::size_t to = is_directed(c.type) ? e.sym().index() : e.quad_index();
-        require_slot(c, std::max(from, to));
-        out[2 * s] = c.colours[from];
-        out[2 * s + 1] = c.colours[to];
-    }
+    for (std::size_t s = 0; s < b.edge_of.size(); ++s)
+        std::tie(out[2 * s], out[2 * s + 1]) = segment_colours(b, c, s, primal);
     return out;
+}
+
+void colours_on(const Line_buffers& b, const Slot_colours& c,
+                std::span<const std::uint32_t> outputs, std::vector<Colour>& out) {
+    const bool primal = primal_colours(c);
+    out.resize(b.positions.size(), no_colour);
+    for (const std::uint32_t i : outputs)
+        if (i / 2 < b.edge_of.size()) {
+            const auto ends = segment_colours(b, c, i / 2, primal);
+            out[i] = i % 2 ? ends.second : ends.first;
+        }
 }
 
 } // namespace orbis::render

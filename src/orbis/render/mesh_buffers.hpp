@@ -146,6 +146,28 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
                              std::span<const Vertex> vertices, std::span<const Face> faces,
                              Triangle_buffers& b, Triangle_index& index);
 
+/// Where the segments of a Line_buffers are, for updating them in place.
+struct Line_index {
+    std::vector<std::uint32_t> segment_of_quad; ///< per quad-edge: its segment, or UINT32_MAX
+};
+
+/// The index of `b`, as built by primal_edges() / dual_edges() or kept by update_lines().
+/// O(segments).
+Line_index index_lines(const Line_buffers& b, const Mesh& m);
+
+/// update_triangles for segments: brings primal (`dual` false) or dual edge segments `b` in
+/// place up to mesh `m` after edits that changed only the listed vertices, faces and edges
+/// (edges created or deleted must be listed, or be at a listed live vertex). Rewrites the
+/// segments of listed edges, of the edges at listed vertices and of listed faces (dual: also
+/// of every face around a listed vertex, whose circumcentre may have moved); appends new ones;
+/// gone ones become zero-length segments with edge_of no_edge. Returns the segment ends
+/// rewritten. Cost O(listed elements × valence).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+Buffer_dirt update_lines(const Mesh& m, std::span<const glm::vec3> positions,
+                         std::span<const Vertex> vertices, std::span<const Face> faces,
+                         std::span<const Edge> edges, bool dual, Line_buffers& b,
+                         Line_index& index);
+
 /// The world's orbis::position_layer as one array indexed by vertex slot. O(vertex slots).
 /// \throws std::invalid_argument when the world has no position layer.
 std::vector<glm::vec3> vertex_positions(const World& world);
@@ -232,6 +254,10 @@ std::vector<Colour> colours_on(const Voronoi_buffers& b, const Slot_colours& c);
 /// \throws std::invalid_argument when the layer's edges (primal or dual) differ from the
 /// segments' or the colours are not of an edge layer.
 std::vector<Colour> colours_on(const Line_buffers& b, const Slot_colours& c);
+/// colours_on(b, c) for the segment ends `outputs` only, written into `out` (grown to the
+/// segment ends of `b`). \throws std::invalid_argument as colours_on.
+void colours_on(const Line_buffers& b, const Slot_colours& c,
+                std::span<const std::uint32_t> outputs, std::vector<Colour>& out);
 ///@}
 
 } // namespace orbis::render

@@ -202,6 +202,8 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     if (applied) add_rebuilds();
     // Triangles patched while hidden have no patch the GPU could follow later: upload whole.
     if (applied && !options.triangles) triangle_stamps_ = Stamps{};
+    if (applied && !options.wireframe) primal_stamps_ = Stamps{};
+    if (applied && !options.dual_edges && !options.voronoi_outlines) dual_stamps_ = Stamps{};
     refresh_points(world, options.points, delta);
     scene.radius = radius_;
 
@@ -217,6 +219,12 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     const bool typed = layer != nullptr;
     const Layer_type type = typed ? layer->type() : Layer_type::vertex;
     auto change = [](bool rebuilt) { return rebuilt ? Change::rebuilt : Change::none; };
+    // How the colours on segments changed in this build.
+    auto line_colour_change = [&](bool coloured, const Buffer_dirt* dirt, bool dual) {
+        if (!coloured) return Change::none;
+        if (cache_.last_rebuilds().buffer_colours > 0) return Change::rebuilt;
+        return dirt && cache_.line_colours_updated(dual) ? Change::in_place : Change::none;
+    };
     // Colours for one part, or nothing with the reason kept when the layer is refused.
     auto colours_of = [&](auto&& get) -> const std::vector<Colour>* {
         try {
@@ -268,25 +276,39 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         scene.primal_edges.geometry = &cache_.primal_edges(world);
         add_rebuilds();
         const bool rebuilt = cache_.last_rebuilds().primal_edges > 0;
-        if (typed && is_primal_edge(type))
+        const Buffer_dirt* dirt = applied && !rebuilt ? cache_.line_dirt(false) : nullptr;
+        Change colours = Change::none;
+        if (typed && is_primal_edge(type)) {
             scene.primal_edges.colours = colours_of([&]() -> const std::vector<Colour>& {
                 return cache_.primal_edge_colours(world, options.layer, options.colours);
             });
-        stamp(scene.primal_edges, change(rebuilt),
-              change(scene.primal_edges.colours && cache_.last_rebuilds().buffer_colours > 0),
-              primal_stamps_);
+            colours = line_colour_change(scene.primal_edges.colours != nullptr, dirt, false);
+        }
+        scene.primal_edges.dirt = dirt;
+        stamp(scene.primal_edges,
+              rebuilt ? Change::rebuilt
+              : dirt  ? Change::in_place
+                      : Change::none,
+              colours, primal_stamps_);
     }
     if (options.dual_edges || options.voronoi_outlines) {
         scene.dual_edges.geometry = &cache_.dual_edges(world);
         add_rebuilds();
         const bool rebuilt = cache_.last_rebuilds().dual_edges > 0;
-        if (options.dual_edges && typed && is_dual_edge(type))
+        const Buffer_dirt* dirt = applied && !rebuilt ? cache_.line_dirt(true) : nullptr;
+        Change colours = Change::none;
+        if (options.dual_edges && typed && is_dual_edge(type)) {
             scene.dual_edges.colours = colours_of([&]() -> const std::vector<Colour>& {
                 return cache_.dual_edge_colours(world, options.layer, options.colours);
             });
-        stamp(scene.dual_edges, change(rebuilt),
-              change(scene.dual_edges.colours && cache_.last_rebuilds().buffer_colours > 0),
-              dual_stamps_);
+            colours = line_colour_change(scene.dual_edges.colours != nullptr, dirt, true);
+        }
+        scene.dual_edges.dirt = dirt;
+        stamp(scene.dual_edges,
+              rebuilt ? Change::rebuilt
+              : dirt  ? Change::in_place
+                      : Change::none,
+              colours, dual_stamps_);
         scene.voronoi_outlines = options.voronoi_outlines;
         scene.dual_edges_coloured = options.dual_edges;
     }

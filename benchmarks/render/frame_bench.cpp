@@ -332,9 +332,7 @@ void undo_redo(benchmark::State& state) {
         after.lock_mesh().split(random_picks(before, 1).front().edge.base(), 0.5f);
         forth = recorder.delta();
     }
-    render::World_delta back = forth;
-    back.from_mesh_version = after.mesh_version();
-    back.from_position_version = after.layer(position_layer)->version();
+    const render::World_delta back = render::delta_from(after, forth);
     render::Scene_builder builder;
     render::gl::Gl_renderer renderer;
     renderer.initialize();

@@ -1063,9 +1063,7 @@ void Main_window::drag(QPoint at) {
         auto [positions] = next.lock_layer(position_layer);
         positions[drag_vertex_] = glm::vec3(p);
     }
-    render::World_delta delta;
-    delta.from_mesh_version = world_->mesh_version();
-    delta.from_position_version = world_->layer(position_layer)->version();
+    render::World_delta delta = render::delta_from(*world_);
     delta.vertices.push_back(drag_vertex_);
     const std::size_t bytes = next.memory().private_bytes;
     push_step(tr("Move v%1").arg(drag_vertex_.index()), std::move(next), bytes, std::move(delta),
@@ -1173,9 +1171,7 @@ bool Main_window::set_value(const QString& layer_name, std::size_t slot, const Q
     }
     if (!error.isEmpty()) return refuse(error);
     if (!changed) return false;
-    render::World_delta delta;
-    delta.from_mesh_version = world_->mesh_version();
-    delta.from_position_version = world_->layer(position_layer)->version();
+    render::World_delta delta = render::delta_from(*world_);
     if (layer->type() == Layer_type::vertex)
         delta.vertices.push_back(Vertex(static_cast<std::uint32_t>(slot)));
     else if (layer->type() == Layer_type::face)

@@ -2,7 +2,6 @@
 // One undoable step of the editor: the World before and after, swapped in on undo and redo.
 #include "ui/world_command.hpp"
 
-#include "orbis/core/layer_info.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -17,16 +16,11 @@ QString size_text(std::size_t bytes) {
     return QString("%1 MiB").arg(double(bytes) / (1024.0 * 1024.0), 0, 'f', 1);
 }
 
-// The delta that takes a view of `from` to the other state: the same elements, since an edit
-// and its undo touch the same ones.
+// The delta that takes a view of `from` to the other state.
 std::optional<render::World_delta> delta_from(const std::optional<render::World_delta>& delta,
                                               const World& from) {
     if (!delta) return std::nullopt;
-    render::World_delta d = *delta;
-    d.from_mesh_version = from.mesh_version();
-    const auto* positions = from.layer(position_layer);
-    d.from_position_version = positions ? positions->version() : 0;
-    return d;
+    return render::delta_from(from, *delta);
 }
 
 } // namespace

@@ -160,9 +160,7 @@ TEST(IncrementalUpdates, SegmentsFollowEditsAndUndosLikeFreshBuilds) {
         updated += cache.apply(w, forth);
         if (step % 5 == 4) {
             // Undo: back with the same elements listed.
-            World_delta back = forth;
-            back.from_mesh_version = w.mesh_version();
-            back.from_position_version = w.layer(position_layer)->version();
+            const World_delta back = delta_from(w, forth);
             (void)cache.primal_edge_colours(w, "crease");
             (void)cache.dual_edge_colours(w, "flux");
             w = before;
@@ -231,9 +229,7 @@ TEST(IncrementalUpdates, UndoingEditsWithTheSameDeltaDrawsTheEarlierWorld) {
             (void)cache.triangle_colours(w, shading, "height");
             // Undo every other step: back to `before` with the same elements listed.
             if (step % 4 < 2) {
-                World_delta back = forth;
-                back.from_mesh_version = w.mesh_version();
-                back.from_position_version = w.layer(position_layer)->version();
+                const World_delta back = delta_from(w, forth);
                 w = before;
                 ASSERT_TRUE(cache.apply(w, back));
             }
@@ -268,9 +264,7 @@ TEST(IncrementalUpdates, AutomaticRangesFollowValuesBothWays) {
     World_delta forth = recorder.delta();
     ASSERT_TRUE(cache.apply(w, forth));
     (void)cache.triangle_colours(w, Shading::flat, "height", viridis);
-    World_delta back = forth;
-    back.from_mesh_version = w.mesh_version();
-    back.from_position_version = w.layer(position_layer)->version();
+    const World_delta back = delta_from(w, forth);
     w = before; // the maximum goes back from 1000 to 96: every colour moves back
     ASSERT_TRUE(cache.apply(w, back));
     const std::vector<Colour>& colours =

@@ -16,12 +16,7 @@ namespace {
 // The relief layer of `world` as a float or double vertex layer, or a refusal.
 const Layer_base& relief_layer_of(const World& world, const std::string& name) {
     const Layer_base* layer = world.find_layer(name);
-    if (!layer || layer->type() != Layer_type::vertex ||
-        (layer->value_tag() != Value_type::float32 && layer->value_tag() != Value_type::float64 &&
-         layer->value_tag() != Value_type::int32))
-        throw std::invalid_argument(
-            "render: relief needs a float, double or int32 vertex layer; '" + name +
-            "' is not one");
+    if (!is_relief_layer(layer)) throw std::invalid_argument("render: " + relief_refusal(name));
     return *layer;
 }
 
@@ -46,6 +41,25 @@ Buffer_cache::Geometry_key Buffer_cache::key_of(const World& world) const {
     const std::uint64_t relief =
         relief_layer_.empty() ? 0 : relief_layer_of(world, relief_layer_).version();
     return {true, world.mesh_version(), layer->version(), relief};
+}
+
+bool is_relief_layer(const Layer_base* layer) {
+    return layer && layer->type() == Layer_type::vertex &&
+           (layer->value_tag() == Value_type::float32 ||
+            layer->value_tag() == Value_type::float64 || layer->value_tag() == Value_type::int32);
+}
+
+std::string relief_refusal(const std::string& name) {
+    return "relief needs a float, double or int32 vertex layer; '" + name + "' is not one";
+}
+
+World_delta delta_from(const World& world) { return delta_from(world, World_delta{}); }
+
+World_delta delta_from(const World& world, World_delta delta) {
+    delta.from_mesh_version = world.mesh_version();
+    const auto* positions = world.layer(position_layer);
+    delta.from_position_version = positions ? positions->version() : 0;
+    return delta;
 }
 
 void Buffer_cache::set_relief(std::string_view layer, double scale) {

@@ -51,6 +51,20 @@ struct World_delta {
     std::vector<Edge> edges;
 };
 
+/// Whether `layer` can lift the surface (Buffer_cache::set_relief): a float, double or int32
+/// vertex layer. False for nullptr.
+bool is_relief_layer(const Layer_base* layer);
+/// Why layer `name` cannot lift the surface, in words.
+std::string relief_refusal(const std::string& name);
+
+/// An empty delta starting at the current state of `world` (its mesh and position versions);
+/// the caller lists what changes after.
+World_delta delta_from(const World& world);
+
+/// The same elements as `delta`, starting at `world` instead: an edit and its undo touch the
+/// same elements, so one list serves both directions.
+World_delta delta_from(const World& world, World_delta delta);
+
 /// The buffers of one World view, rebuilt only when what they depend on changed.
 ///
 /// Geometry depends on World::mesh_version() and the position layer's version; colours of a

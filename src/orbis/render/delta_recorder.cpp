@@ -41,9 +41,7 @@ struct Delta_recorder::State {
 Delta_recorder::Delta_recorder(World& world)
     : world_(world)
     , state_(std::make_shared<State>()) {
-    state_->delta.from_mesh_version = world.mesh_version();
-    const auto* positions = world.layer(position_layer);
-    state_->delta.from_position_version = positions ? positions->version() : 0;
+    state_->delta = delta_from(world);
     Mesh_callbacks c;
     const std::weak_ptr<State> weak = state_;
     auto with = [weak](auto&& f) {

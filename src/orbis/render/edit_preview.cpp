@@ -2,6 +2,7 @@
 // What an editing tool would do to the element under the cursor.
 #include "orbis/render/edit_preview.hpp"
 
+#include "orbis/core/interpolation.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
 
@@ -95,20 +96,9 @@ float edge_fraction(const World& world, Edge e, const glm::dvec3& p) {
 }
 
 glm::vec3 split_position(const World& world, Edge e, float t) {
+    // The position layer's own interpolation, so that the ghost is where the vertex will be.
     const Mesh& m = world.mesh();
-    const glm::dvec3 a(position(world, e.origin(m))), b(position(world, e.dest(m)));
-    const double la = glm::length(a), lb = glm::length(b);
-    if (!(la > 0.0) || !(lb > 0.0)) return glm::vec3(a + (b - a) * double(t));
-    const glm::dvec3 ua = a / la, ub = b / lb;
-    const double angle = std::acos(std::clamp(glm::dot(ua, ub), -1.0, 1.0));
-    glm::dvec3 dir;
-    if (angle < 1e-9) {
-        dir = ua;
-    } else {
-        const double s = std::sin(angle);
-        dir = ua * (std::sin((1.0 - t) * angle) / s) + ub * (std::sin(t * angle) / s);
-    }
-    return glm::vec3(dir * (la + (lb - la) * double(t)));
+    return detail::slerp_value(position(world, e.origin(m)), position(world, e.dest(m)), t);
 }
 
 Edit_preview preview_edit(const World& world, Edit_tool tool, const Pick& pick, bool snap) {

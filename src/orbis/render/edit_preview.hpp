@@ -60,8 +60,8 @@ float edge_fraction(const World& world, Edge e, const glm::dvec3& p);
 /// has no refusal. Cost O(valence).
 Edit_preview preview_edit(const World& world, Edit_tool tool, const Pick& pick, bool snap);
 
-/// The position a vertex created by split(e, t) gets, as the position layer's slerp
-/// interpolation computes it: direction slerped by angle, length interpolated.
+/// The position a vertex created by split(e, t) gets: the position layer's slerp interpolation
+/// (detail::slerp_value) of the edge's ends.
 glm::vec3 split_position(const World& world, Edge e, float t);
 
 } // namespace orbis::render

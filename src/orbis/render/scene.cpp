@@ -186,16 +186,9 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     rebuilt_ = {};
     Scene scene;
     std::string relief = options.relief;
-    if (!relief.empty()) {
-        const Layer_base* l = world.find_layer(relief);
-        const bool scalar =
-            l && (l->value_tag() == Value_type::float32 || l->value_tag() == Value_type::float64 ||
-                  l->value_tag() == Value_type::int32);
-        if (!l || l->type() != Layer_type::vertex || !scalar) {
-            scene.layer_error =
-                "relief needs a float, double or int32 vertex layer; '" + relief + "' is not one";
-            relief.clear();
-        }
+    if (!relief.empty() && !is_relief_layer(world.find_layer(relief))) {
+        scene.layer_error = relief_refusal(relief);
+        relief.clear();
     }
     cache_.set_relief(relief, options.relief_scale);
     const bool applied = delta && cache_.apply(world, *delta);
@@ -219,12 +212,6 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     const bool typed = layer != nullptr;
     const Layer_type type = typed ? layer->type() : Layer_type::vertex;
     auto change = [](bool rebuilt) { return rebuilt ? Change::rebuilt : Change::none; };
-    // How the colours on segments changed in this build.
-    auto line_colour_change = [&](bool coloured, const Buffer_dirt* dirt, bool dual) {
-        if (!coloured) return Change::none;
-        if (cache_.last_rebuilds().buffer_colours > 0) return Change::rebuilt;
-        return dirt && cache_.line_colours_updated(dual) ? Change::in_place : Change::none;
-    };
     // Colours for one part, or nothing with the reason kept when the layer is refused.
     auto colours_of = [&](auto&& get) -> const std::vector<Colour>* {
         try {
@@ -272,43 +259,44 @@ Scene Scene_builder::build(const World& world, const View_options& options,
               change(scene.voronoi.colours && cache_.last_rebuilds().buffer_colours > 0),
               voronoi_stamps_);
     }
-    if (options.wireframe) {
-        scene.primal_edges.geometry = &cache_.primal_edges(world);
+    // Edge segments: patched when the delta reached them, else rebuilt or unchanged; coloured
+    // by the shown layer when `colour`.
+    auto lines = [&](Scene_part<Line_buffers>& part, const Line_buffers& geometry, bool dual,
+                     bool colour, auto&& get_colours, Stamps& stamps) {
+        part.geometry = &geometry;
         add_rebuilds();
-        const bool rebuilt = cache_.last_rebuilds().primal_edges > 0;
-        const Buffer_dirt* dirt = applied && !rebuilt ? cache_.line_dirt(false) : nullptr;
+        const Rebuild_counts& r = cache_.last_rebuilds();
+        const bool rebuilt = (dual ? r.dual_edges : r.primal_edges) > 0;
+        part.dirt = applied && !rebuilt ? cache_.line_dirt(dual) : nullptr;
         Change colours = Change::none;
-        if (typed && is_primal_edge(type)) {
-            scene.primal_edges.colours = colours_of([&]() -> const std::vector<Colour>& {
+        if (colour) {
+            part.colours = colours_of(get_colours);
+            if (part.colours && cache_.last_rebuilds().buffer_colours > 0)
+                colours = Change::rebuilt;
+            else if (part.colours && part.dirt && cache_.line_colours_updated(dual))
+                colours = Change::in_place;
+        }
+        stamp(part,
+              rebuilt     ? Change::rebuilt
+              : part.dirt ? Change::in_place
+                          : Change::none,
+              colours, stamps);
+    };
+    if (options.wireframe)
+        lines(
+            scene.primal_edges, cache_.primal_edges(world), false, typed && is_primal_edge(type),
+            [&]() -> const std::vector<Colour>& {
                 return cache_.primal_edge_colours(world, options.layer, options.colours);
-            });
-            colours = line_colour_change(scene.primal_edges.colours != nullptr, dirt, false);
-        }
-        scene.primal_edges.dirt = dirt;
-        stamp(scene.primal_edges,
-              rebuilt ? Change::rebuilt
-              : dirt  ? Change::in_place
-                      : Change::none,
-              colours, primal_stamps_);
-    }
+            },
+            primal_stamps_);
     if (options.dual_edges || options.voronoi_outlines) {
-        scene.dual_edges.geometry = &cache_.dual_edges(world);
-        add_rebuilds();
-        const bool rebuilt = cache_.last_rebuilds().dual_edges > 0;
-        const Buffer_dirt* dirt = applied && !rebuilt ? cache_.line_dirt(true) : nullptr;
-        Change colours = Change::none;
-        if (options.dual_edges && typed && is_dual_edge(type)) {
-            scene.dual_edges.colours = colours_of([&]() -> const std::vector<Colour>& {
+        lines(
+            scene.dual_edges, cache_.dual_edges(world), true,
+            options.dual_edges && typed && is_dual_edge(type),
+            [&]() -> const std::vector<Colour>& {
                 return cache_.dual_edge_colours(world, options.layer, options.colours);
-            });
-            colours = line_colour_change(scene.dual_edges.colours != nullptr, dirt, true);
-        }
-        scene.dual_edges.dirt = dirt;
-        stamp(scene.dual_edges,
-              rebuilt ? Change::rebuilt
-              : dirt  ? Change::in_place
-                      : Change::none,
-              colours, dual_stamps_);
+            },
+            dual_stamps_);
         scene.voronoi_outlines = options.voronoi_outlines;
         scene.dual_edges_coloured = options.dual_edges;
     }

@@ -61,5 +61,77 @@ TEST(Validate, SameVerdictOnOneThreadAndTwo) {
     }
 }
 
+// validate() confirms a valid mesh with a quick check and explains an invalid one by walking;
+// on any corruption of any stored word (ids in range, out of range, dual, deleted markers) the
+// two must agree: the quick check never passes what the walk refuses, and never refuses what
+// the walk passes (validate() would then say they disagree).
+TEST(Validate, QuickCheckAgreesWithTheWalk) {
+    std::mt19937_64 rng(11);
+    std::vector<Mesh> meshes;
+    meshes.push_back(test::build(test::icosphere(3)));
+    meshes.push_back(test::build(test::disc(6)));
+    meshes.push_back(test::build(test::torus(9, 7)));
+    {
+        // Deleted elements and free lists.
+        Mesh m = test::build(test::icosphere(3));
+        for (int i = 0; i < 200; ++i) {
+            const Edge e{static_cast<std::uint32_t>(rng() % m.edge_slots()) & ~1u};
+            if (!m.contains(e)) continue;
+            if (i % 3 != 0)
+                (void)m.try_collapse(e);
+            else if (!m.check_split(e))
+                m.split(e);
+        }
+        meshes.push_back(std::move(m));
+    }
+    int refused = 0, trials = 0;
+    for (const Mesh& mesh : meshes) {
+        ASSERT_EQ(mesh.validate_by_walking(), std::nullopt);
+        const Mesh_arrays good = mesh_arrays(mesh);
+        for (int trial = 0; trial < 400; ++trial) {
+            Mesh_arrays bad = good;
+            std::vector<std::uint32_t>* arrays[] = {&bad.vertex_edge, &bad.face_edge, &bad.quads,
+                                                    &bad.quads,       &bad.quads,     &bad.quads,
+                                                    &bad.free_quads,  &bad.free_faces};
+            const int changes = 1 + static_cast<int>(rng() % 3);
+            for (int c = 0; c < changes; ++c) {
+                auto& words = *arrays[rng() % std::size(arrays)];
+                if (words.empty()) continue;
+                const std::size_t i = rng() % words.size();
+                std::uint32_t& w = words[i];
+                switch (rng() % 6) {
+                case 5: // swap with the same word of another record: counts stay the same
+                    std::swap(w, words[(i + 8 * (rng() % 16)) % words.size()]);
+                    break;
+                case 0:
+                    w = static_cast<std::uint32_t>(rng() % (good.quads.size() / 4));
+                    break;
+                case 1:
+                    w = static_cast<std::uint32_t>(rng() % good.vertex_edge.size());
+                    break;
+                case 2:
+                    w = 0xFFFF'FFFFu - static_cast<std::uint32_t>(rng() % 2);
+                    break;
+                case 3:
+                    w ^= 0x8000'0000u;
+                    break;
+                default:
+                    w = static_cast<std::uint32_t>(rng());
+                    break;
+                }
+            }
+            ++trials;
+            try {
+                const Mesh m = mesh_from_arrays(bad);
+                EXPECT_EQ(m.validate_by_walking(), std::nullopt) << "trial " << trial;
+            } catch (const std::invalid_argument& e) {
+                ++refused;
+                EXPECT_EQ(std::string(e.what()).find("disagree"), std::string::npos) << e.what();
+            }
+        }
+    }
+    EXPECT_GT(refused, trials / 2); // the corruptions mostly break something
+}
+
 } // namespace
 } // namespace orbis

@@ -324,6 +324,21 @@ TEST(Picking, CoherentHintsGiveTheSameAnswer) {
     }
 }
 
+// True when every face within two rings of `v` faces outwards: random collapses at midpoints can
+// fold faces over a vertex, and then a ray aimed at it rightly hits the fold first.
+bool unfolded_around(const World& w, Vertex v) {
+    const Mesh& m = w.mesh();
+    auto outwards = [&](Face f) {
+        const auto c = corners_of(w, f);
+        const glm::dvec3 a = position(w, c[0]), b = position(w, c[1]), d = position(w, c[2]);
+        return glm::dot(glm::cross(b - a, d - a), a + b + d) > 0;
+    };
+    for (const Vertex n : v.neighbors(m))
+        for (const Face f : n.faces(m))
+            if (!outwards(f)) return false;
+    return true;
+}
+
 TEST(Picking, PicksAfterSplitsAndCollapsesReferToLiveElements) {
     World w = sphere_world(5000, 0.5f);
     Picker stale(w); // never updated: its index is stale, its answers must still be right
@@ -353,7 +368,9 @@ TEST(Picking, PicksAfterSplitsAndCollapsesReferToLiveElements) {
             for (const Picker* picker : {&stale, &fresh}) {
                 const auto p = picker->pick(w, ray_toward(position(w, v), {0.02, 0.01, -0.03}));
                 ASSERT_TRUE(p.has_value());
-                EXPECT_EQ(p->vertex, v);
+                if (unfolded_around(w, v)) {
+                    EXPECT_EQ(p->vertex, v);
+                }
                 expect_consistent(w, *p, false);
             }
             ++checked;

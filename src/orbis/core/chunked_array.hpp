@@ -9,8 +9,11 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <new>
+#include <span>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -131,6 +134,19 @@ public:
             remove_chunk();
     }
 
+    /// Replaces the elements with the `bytes.size() / sizeof(T)` values stored in `bytes` (a
+    /// whole number of elements, any alignment), each written once into fresh chunks: what a
+    /// file loader needs. Precondition: `bytes.size() % sizeof(T) == 0`.
+    void assign_bytes(std::span<const std::byte> bytes) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        assert(bytes.size() % sizeof(T) == 0);
+        clear();
+        const std::size_t n = bytes.size() / sizeof(T);
+        for (std::size_t first = 0; first < n; first += chunk_size)
+            add_chunk(bytes.data() + first * sizeof(T), std::min(chunk_size, n - first));
+        size_ = n;
+    }
+
     /// A copy that shares no chunk with this array (a plain copy is a snapshot).
     Chunked_array deep_copy() const {
         Chunked_array out;
@@ -197,6 +213,21 @@ private:
         Chunk* chunk = source ? new (memory) Chunk(*source) : new (memory) Chunk;
         return std::shared_ptr<Chunk>(chunk, Chunk_deleter{});
     }
+    // A chunk holding `count` elements copied from raw bytes. A whole chunk is created by the
+    // copy itself (Chunk is an implicit-lifetime aggregate of trivially copyable values), so
+    // its memory is written once instead of default-constructed first.
+    static std::shared_ptr<Chunk> make_chunk(const std::byte* source, std::size_t count) {
+        void* memory = detail::allocate_chunk(sizeof(Chunk));
+        Chunk* chunk;
+        if (count == chunk_size) {
+            std::memcpy(memory, source, sizeof(Chunk));
+            chunk = std::launder(static_cast<Chunk*>(memory));
+        } else {
+            chunk = new (memory) Chunk;
+            std::memcpy(static_cast<void*>(chunk->values.data()), source, count * sizeof(T));
+        }
+        return std::shared_ptr<Chunk>(chunk, Chunk_deleter{});
+    }
     struct Page {
         std::array<std::shared_ptr<Chunk>, page_size> chunks;
     };
@@ -216,12 +247,13 @@ private:
 
     void forget_ownership() const { std::fill(owned_.begin(), owned_.end(), 0); }
 
-    void add_chunk() {
+    // Appends a chunk, default-constructed or holding `count` elements copied from `source`.
+    void add_chunk(const std::byte* source = nullptr, std::size_t count = 0) {
         const std::size_t c = data_.size();
         if ((c & (page_size - 1)) == 0) pages_.push_back(std::make_shared<Page>());
         auto& page = pages_.back();
         if (page.use_count() != 1) page = std::make_shared<Page>(*page);
-        auto chunk = make_chunk(nullptr);
+        auto chunk = source ? make_chunk(source, count) : make_chunk(nullptr);
         data_.push_back(chunk->values.data());
         owned_.push_back(1);
         page->chunks[c & (page_size - 1)] = std::move(chunk);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/core/mesh_arrays.hpp"
 
+#include <cstddef>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -27,14 +28,19 @@ template <class T, std::size_t Bits>
 void from_bytes(std::span<const std::byte> in, Chunked_array<T, Bits>& out, const char* what) {
     if (in.size() % sizeof(T) != 0)
         throw std::invalid_argument(std::string(what) + " is not a whole number of entries");
-    const std::size_t count = in.size() / sizeof(T);
-    out.resize(count);
-    for (std::size_t c = 0; c < out.chunk_count(); ++c) {
-        const std::size_t first = c * out.chunk_size;
-        const std::size_t n = std::min(out.chunk_size, count - first);
-        std::memcpy(static_cast<void*>(out.mut_chunk(c)), in.data() + first * sizeof(T),
-                    n * sizeof(T));
+    out.assign_bytes(in);
+}
+
+// How many of the words at `first`, `first + stride`, ... of `bytes` differ from `dead`.
+std::size_t count_words(std::span<const std::byte> bytes, std::size_t first, std::size_t stride,
+                        std::uint32_t dead) {
+    std::size_t live = 0;
+    for (std::size_t i = 4 * first; i + 4 <= bytes.size(); i += 4 * stride) {
+        std::uint32_t w;
+        std::memcpy(&w, bytes.data() + i, 4);
+        live += w != dead;
     }
+    return live;
 }
 
 template <class T>
@@ -97,12 +103,11 @@ Mesh mesh_from_arrays(const Mesh_arrays_view& a) {
     from_bytes(a.free_vertices, m.free_vertices_, "the free vertex list");
     from_bytes(a.free_faces, m.free_faces_, "the free face list");
     from_bytes(a.free_quads, m.free_quads_, "the free edge list");
-    for (std::uint32_t i = 0; i < m.vertex_edge_.size(); ++i)
-        m.vertex_count_ += m.vertex_edge_[i] != Mesh::deleted_edge;
-    for (std::uint32_t i = 0; i < m.face_edge_.size(); ++i)
-        m.face_count_ += m.face_edge_[i].valid();
-    for (std::uint32_t q = 0; q < m.quads_.size(); ++q)
-        m.quad_count_ += m.quads_[q].origin[0].valid();
+    // Counted on the flat input rather than through the chunk tables.
+    m.vertex_count_ = count_words(a.vertex_edge, 0, 1, Mesh::deleted_edge.mask());
+    m.face_count_ = count_words(a.face_edge, 0, 1, no_face.index());
+    m.quad_count_ = count_words(a.quads, offsetof(Mesh::Quad_record, origin) / 4,
+                                mesh_words_per_quad, no_vertex.index());
     // validate() reads only ids it has range-checked (see mesh_validate.cpp), so it is safe on
     // arbitrary words and rejects everything that is not a mesh.
     if (auto problem = m.validate()) throw std::invalid_argument("not a valid mesh: " + *problem);

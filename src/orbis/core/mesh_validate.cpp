@@ -3,6 +3,7 @@
 #include "orbis/core/mesh.hpp"
 
 #include <algorithm>
+#include <array>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -18,12 +19,147 @@ std::string words(const Parts&... parts) {
 }
 } // namespace
 
+// Below this many edge slots the checks run on one thread: a thread costs more than it saves.
+constexpr std::uint32_t parallel_from = 1u << 16;
+
 std::optional<std::string> Mesh::validate() const {
+    if (holds_quickly()) return std::nullopt;
+    if (auto problem = validate_by_walking()) return problem;
+    return "the quick and the walking checks disagree (a bug in Mesh::validate)";
+}
+
+// The quick check proves the same invariants as validate_by_walking, loading each edge's
+// record once, which is what a million-vertex load waits on. Each live vertex's ring is walked
+// from its edge; every step checks, on the record of x = origin_next(e) it loads anyway, that x
+// starts at the same vertex, that origin_prev(x) == e and that right(x) == left(e).
+// - A walk ends: with origin_prev(next) == current at every step, the first repeated edge can
+//   only be the first one. Walks from distinct vertices share no edge (every edge walked starts
+//   at the walk's vertex), so all walks together take at most one step per edge.
+// - If the walks cover all 2 * quad_count live edges, every edge is on its origin's one ring,
+//   origin_next is a permutation of the live primal edges that keeps origins, with
+//   origin_prev its inverse, and the dual rings (read off the same records) follow. Edges of
+//   deleted or isolated vertices would not be reached.
+// - Faces on the left are counted per face, modulo 256. Each live face's edge must be live with
+//   the face on its left and the face counted 3 times; with 3 * face_count counts in all, every
+//   live face has exactly 3 edges and deleted faces none. Those 3 edges are closed under
+//   left_next (left(left_next(e)) == right(origin_next(left_next(e))) == left(e)), and their
+//   orbits cannot be a loop (refused) or two edges between the same vertices (a repeated
+//   neighbour, refused), so they are one triangle.
+// - validate_elements (counts, free lists, no half-deleted quad-edge) is shared with the walk;
+//   the counts above are only meaningful once it passes, which it must for a true answer.
+bool Mesh::holds_quickly() const {
+    const std::uint32_t faces = face_slots();
+    const std::uint32_t vertices = vertex_slots();
+    const bool parallel = edge_slots() >= parallel_from;
+    std::vector<std::uint8_t> face_hits[2];
+    std::size_t with_face[2] = {0, 0};
+    std::size_t ring_edges[2] = {0, 0};
+    face_hits[0].assign(faces, 0);
+    bool holds[2] = {true, true};
+    if (parallel) {
+        face_hits[1].assign(faces, 0);
+        std::thread other([&] {
+            holds[1] = rings_hold(vertices / 2, vertices, face_hits[1].data(), with_face[1],
+                                  ring_edges[1]);
+        });
+        holds[0] = rings_hold(0, vertices / 2, face_hits[0].data(), with_face[0], ring_edges[0]);
+        other.join();
+    } else {
+        holds[0] = rings_hold(0, vertices, face_hits[0].data(), with_face[0], ring_edges[0]);
+    }
+    if (!holds[0] || !holds[1]) return false;
+    if (ring_edges[0] + ring_edges[1] != 2 * quad_count_) return false;
+    if (with_face[0] + with_face[1] != 3 * face_count_) return false;
+    // The element checks (counts, free lists, no half-deleted quad-edge) beside the faces'.
+    const std::uint8_t* other_hits = parallel ? face_hits[1].data() : nullptr;
+    if (!parallel)
+        return faces_hold(0, faces, face_hits[0].data(), other_hits) && !validate_elements();
+    bool elements_hold = false;
+    std::thread other([&] { elements_hold = !validate_elements(); });
+    const bool faces_held = faces_hold(0, faces, face_hits[0].data(), other_hits);
+    other.join();
+    return faces_held && elements_hold;
+}
+
+bool Mesh::rings_hold(std::uint32_t first_vertex, std::uint32_t end_vertex, std::uint8_t* face_hits,
+                      std::size_t& with_face, std::size_t& ring_edges) const {
+    const std::uint32_t slots = edge_slots();
+    const std::uint32_t faces = face_slots();
+    constexpr std::size_t short_ring = 16; // longer rings are checked for repeats by sorting
+    std::array<Vertex, short_ring> around;
+    std::vector<Vertex> long_ring;
+    std::size_t faces_seen = 0, edges_seen = 0;
+    for (std::uint32_t i = first_vertex; i < end_vertex; ++i) {
+        const Edge first = vertex_edge_[i];
+        if (first == deleted_edge || !first.valid()) continue;
+        if (first.mask() >= slots) return false; // also dual edges: their top bit is set
+        const Vertex v{i};
+        const Quad_record* r = &quads_[first.quad_index()];
+        std::uint32_t h = first.mask() & 1;
+        if (r->origin[h] != v) return false;
+        std::size_t n = 0;
+        Edge e = first;
+        do {
+            const Vertex dest = r->origin[h ^ 1];
+            if (dest == v) return false;
+            if (n < short_ring) around[n] = dest;
+            ++n;
+            const Face f = r->left[h];
+            if (f.valid()) {
+                if (f.index() >= faces) return false;
+                ++face_hits[f.index()];
+                ++faces_seen;
+            }
+            const Edge x = r->next[h];
+            if (x.mask() >= slots) return false;
+            const Quad_record* rx = &quads_[x.quad_index()];
+            const std::uint32_t hx = x.mask() & 1;
+            if (rx->origin[hx] != v || rx->prev[hx] != e || rx->left[hx ^ 1] != f) return false;
+            e = x;
+            r = rx;
+            h = hx;
+        } while (e != first);
+        edges_seen += n;
+        if (n <= short_ring) {
+            for (std::size_t a = 1; a < n; ++a)
+                for (std::size_t b = 0; b < a; ++b)
+                    if (around[a] == around[b]) return false;
+        } else {
+            long_ring.clear();
+            for (const Edge x : Origin_ccw_range{*this, first})
+                long_ring.push_back(x.dest(*this));
+            std::sort(long_ring.begin(), long_ring.end());
+            if (std::adjacent_find(long_ring.begin(), long_ring.end()) != long_ring.end())
+                return false;
+        }
+    }
+    with_face += faces_seen;
+    ring_edges += edges_seen;
+    return true;
+}
+
+bool Mesh::faces_hold(std::uint32_t first_face, std::uint32_t end_face,
+                      const std::uint8_t* face_hits_a, const std::uint8_t* face_hits_b) const {
+    const std::uint32_t slots = edge_slots();
+    for (std::uint32_t i = first_face; i < end_face; ++i) {
+        const Edge e = face_edge_[i];
+        if (!e.valid()) continue;
+        if (e.mask() >= slots) return false;
+        const Quad_record& r = quads_[e.quad_index()];
+        const std::uint32_t h = e.mask() & 1;
+        if (!r.origin[h].valid() || r.left[h] != Face{i}) return false;
+        const auto hits =
+            static_cast<std::uint8_t>(face_hits_a[i] + (face_hits_b ? face_hits_b[i] : 0));
+        if (hits != 3) return false;
+    }
+    return true;
+}
+
+std::optional<std::string> Mesh::validate_by_walking() const {
     if (auto problem = validate_elements()) return problem;
     // The link checks and the ring and face checks read the mesh independently (each guards
     // its own reads, so neither relies on the other having passed), so on large meshes they run
     // side by side; the links' verdict comes first either way, as in a sequential run.
-    constexpr std::uint32_t parallel_from = 1u << 16;
     std::size_t with_face = 0;         // live primal edges with a face on their left
     std::vector<std::uint8_t> on_face; // per edge slot: on the boundary of the face on its left
     std::optional<std::string> links, rings;

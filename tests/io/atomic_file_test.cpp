@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -49,6 +51,22 @@ TEST(AtomicFile, WritesAndReplaces) {
     write_file_atomically(p, b, Sync::none);
     EXPECT_EQ(contents(p), two + one);
     EXPECT_EQ(files_in(p.parent_path()), 1u); // no temporary file left
+}
+
+TEST(AtomicFile, LargeFilesReadBackExactly) {
+    // Over 2 MiB, read_file reads into a huge-page mapping instead of new[].
+    const fs::path p = scratch("large.bin");
+    std::string data((std::size_t{5} << 20) + 17, '\0');
+    for (std::size_t i = 0; i < data.size(); ++i)
+        data[i] = static_cast<char>(i * 2654435761u >> 13);
+    const std::span<const std::byte> pieces[] = {bytes_of(data)};
+    write_file_atomically(p, pieces, Sync::none);
+    File_bytes bytes = read_file(p);
+    ASSERT_EQ(bytes.size(), data.size());
+    EXPECT_EQ(std::memcmp(bytes.data(), data.data(), data.size()), 0);
+    File_bytes moved = std::move(bytes);
+    EXPECT_EQ(bytes.size(), 0u);
+    EXPECT_EQ(contents(p), data);
 }
 
 TEST(AtomicFile, AFailedWriteLeavesTheOldFileIntact) {

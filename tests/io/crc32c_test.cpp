@@ -45,5 +45,41 @@ TEST(Crc32c, MatchesTheDefinitionAndContinuesAcrossPieces) {
     }
 }
 
+TEST(Crc32c, LongInputsMatchTheDefinition) {
+    // Long enough for the three-stream path (12 KiB steps), with every kind of remainder.
+    std::mt19937_64 rng(5);
+    std::vector<std::byte> data(3 * 12288 + 777);
+    for (auto& b : data)
+        b = static_cast<std::byte>(rng());
+    for (std::size_t n : {12287u, 12288u, 12289u, 24576u + 13u, 3u * 12288u + 777u}) {
+        const auto piece = std::span<const std::byte>(data).first(n);
+        EXPECT_EQ(crc32c(piece), reference(piece)) << n;
+        EXPECT_EQ(crc32c(piece.subspan(5000), crc32c(piece.first(5000))), crc32c(piece)) << n;
+    }
+}
+
+TEST(Crc32c, PiecesAndCombineMatchTheWhole) {
+    // 5 MiB: over the size where the pieces are split between two threads.
+    std::mt19937_64 rng(7);
+    std::vector<std::byte> data((std::size_t{5} << 20) + 333);
+    for (auto& b : data)
+        b = static_cast<std::byte>(rng());
+    const std::span<const std::byte> all(data);
+    const std::uint32_t whole = reference(all);
+    EXPECT_EQ(crc32c(all), whole);
+    std::vector<std::span<const std::byte>> pieces;
+    for (std::size_t at = 0; at < data.size();) {
+        const std::size_t n = std::min<std::size_t>(rng() % 70000, data.size() - at);
+        pieces.push_back(all.subspan(at, n));
+        at += n;
+    }
+    EXPECT_EQ(crc32c_of_pieces(pieces), whole);
+    for (std::size_t cut : {std::size_t{0}, std::size_t{1}, std::size_t{4096}, data.size() / 3})
+        EXPECT_EQ(
+            crc32c_combine(crc32c(all.first(cut)), crc32c(all.subspan(cut)), data.size() - cut),
+            whole)
+            << cut;
+}
+
 } // namespace
 } // namespace orbis::io

@@ -25,9 +25,45 @@ void write_file_atomically(const std::filesystem::path& path,
                            std::span<const std::span<const std::byte>> pieces,
                            Sync sync = Sync::full);
 
+/// A file's bytes, read into memory that was never zero-filled first (large files go to
+/// huge pages where the system has them), so that reading costs one copy from the page cache.
+class File_bytes {
+public:
+    /// No bytes.
+    File_bytes() = default;
+    /// Room for `size` bytes, not initialised. \throws std::bad_alloc.
+    explicit File_bytes(std::size_t size);
+    /// Takes the bytes over; `other` is left empty.
+    File_bytes(File_bytes&& other) noexcept;
+    /// Takes the bytes over.
+    File_bytes& operator=(File_bytes&& other) noexcept;
+    File_bytes(const File_bytes&) = delete;
+    File_bytes& operator=(const File_bytes&) = delete;
+    ~File_bytes();
+
+    /// The bytes.
+    std::byte* data() { return data_; }
+    /// The bytes.
+    const std::byte* data() const { return data_; }
+    /// Number of bytes.
+    std::size_t size() const { return size_; }
+    /// Forgets the bytes after the first `n`. Precondition: `n <= size()`.
+    void shrink(std::size_t n) { size_ = n; }
+    /// All the bytes as a span.
+    operator std::span<const std::byte>() const { return {data_, size_}; }
+
+private:
+    void release() noexcept;
+
+    std::byte* data_ = nullptr;
+    std::size_t size_ = 0;
+    void* mapping_ = nullptr; // the mapping data_ lies in, or nothing when allocated with new
+    std::size_t mapped_ = 0;  // the mapping's length
+};
+
 /// Reads the whole of `path`. Refuses directories, files that are not regular and files
 /// larger than `max_bytes`. \throws File_error.
-std::vector<std::byte> read_file(const std::filesystem::path& path,
-                                 std::size_t max_bytes = std::size_t{1} << 40);
+File_bytes read_file(const std::filesystem::path& path,
+                     std::size_t max_bytes = std::size_t{1} << 40);
 
 } // namespace orbis::io

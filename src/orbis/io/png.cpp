@@ -116,7 +116,7 @@ Image decode_png(std::span<const std::byte> bytes, const std::string& name) {
 }
 
 Image load_png(const std::filesystem::path& path) {
-    const std::vector<std::byte> bytes = read_file(path, std::size_t{1} << 31);
+    const File_bytes bytes = read_file(path, std::size_t{1} << 31);
     try {
         return decode_png(bytes, path.string());
     } catch (const File_error& e) {

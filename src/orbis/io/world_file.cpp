@@ -225,10 +225,8 @@ std::vector<Piece> file_pieces(const World& world, const World_save_options& opt
             e.stored = n;
             e.crc = crc32c(owned.back());
         } else {
-            for (const auto& p : s.pieces) {
-                data.push_back(p);
-                e.crc = crc32c(p, e.crc);
-            }
+            data.insert(data.end(), s.pieces.begin(), s.pieces.end());
+            e.crc = crc32c_of_pieces(s.pieces);
             e.stored = e.raw;
         }
         offset += e.stored;
@@ -395,7 +393,8 @@ Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
 Piece section_bytes(Piece file, const Table_entry& x, const std::filesystem::path& name,
                     const std::string& part, Bytes& buffer) {
     const Piece stored = file.subspan(x.offset, x.stored);
-    if (crc32c(stored) != x.crc) throw File_error(name, part, "checksum mismatch (damaged)");
+    if (crc32c_of_pieces(std::span<const Piece>(&stored, 1)) != x.crc)
+        throw File_error(name, part, "checksum mismatch (damaged)");
     if (x.compression == Compression::none) return stored;
     // Decompress in steps, so that a forged raw size costs no more memory than the data
     // really decompresses to.
@@ -665,12 +664,12 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
 }
 
 World load_world(const std::filesystem::path& path) {
-    const Bytes bytes = read_file(path);
+    const File_bytes bytes = read_file(path);
     return read_world(bytes, path);
 }
 
 World_file_info inspect_world(const std::filesystem::path& path) {
-    const Bytes file = read_file(path);
+    const File_bytes file = read_file(path);
     const Parsed_header h = parse_header(file, path);
     World_file_info info{h.version, h.file_bytes, {}};
     Bytes buffer;

@@ -2,7 +2,6 @@
 // One undoable step of the editor: the World before and after, swapped in on undo and redo.
 #include "ui/world_command.hpp"
 
-
 #include <algorithm>
 #include <utility>
 

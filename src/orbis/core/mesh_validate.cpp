@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -17,6 +18,20 @@ std::string words(const Parts&... parts) {
     (s << ... << parts);
     return s.str();
 }
+// A neighbour that appears twice around a vertex, if any. Rings are short (6 on average), where
+// pairwise comparison beats sorting; longer ones are sorted in place.
+std::optional<Vertex> repeated(std::span<Vertex> around) {
+    if (around.size() <= 16) {
+        for (std::size_t a = 1; a < around.size(); ++a)
+            for (std::size_t b = 0; b < a; ++b)
+                if (around[a] == around[b]) return around[a];
+        return std::nullopt;
+    }
+    std::sort(around.begin(), around.end());
+    if (auto it = std::adjacent_find(around.begin(), around.end()); it != around.end()) return *it;
+    return std::nullopt;
+}
+
 } // namespace
 
 // Below this many edge slots the checks run on one thread: a thread costs more than it saves.
@@ -121,16 +136,12 @@ bool Mesh::rings_hold(std::uint32_t first_vertex, std::uint32_t end_vertex, std:
         } while (e != first);
         edges_seen += n;
         if (n <= short_ring) {
-            for (std::size_t a = 1; a < n; ++a)
-                for (std::size_t b = 0; b < a; ++b)
-                    if (around[a] == around[b]) return false;
+            if (repeated(std::span(around.data(), n))) return false;
         } else {
             long_ring.clear();
             for (const Edge x : Origin_ccw_range{*this, first})
                 long_ring.push_back(x.dest(*this));
-            std::sort(long_ring.begin(), long_ring.end());
-            if (std::adjacent_find(long_ring.begin(), long_ring.end()) != long_ring.end())
-                return false;
+            if (repeated(long_ring)) return false;
         }
     }
     with_face += faces_seen;
@@ -288,17 +299,8 @@ Mesh::validate_rings_and_faces(std::vector<std::uint8_t>& on_face) const {
             e = e.origin_next(*this);
             ++ring_edges;
         } while (e != first);
-        // Rings are short (6 on average), where pairwise comparison beats sorting.
-        if (around.size() <= 16) {
-            for (std::size_t a = 1; a < around.size(); ++a)
-                for (std::size_t b = 0; b < a; ++b)
-                    if (around[a] == around[b])
-                        return words(v, " is connected to ", around[a], " by two edges");
-        } else {
-            std::sort(around.begin(), around.end());
-            if (auto it = std::adjacent_find(around.begin(), around.end()); it != around.end())
-                return words(v, " is connected to ", *it, " by two edges");
-        }
+        if (const auto twice = repeated(around))
+            return words(v, " is connected to ", *twice, " by two edges");
     }
     if (ring_edges != 2 * live_quads) {
         for (std::uint32_t i = 0; i < slots; ++i)

@@ -223,5 +223,34 @@ TEST(Flip, RandomFlipsKeepTheMeshValid) {
     }
 }
 
+TEST(Flip, ConnectedCornersAreFoundAtEveryDegree) {
+    // The check walks the far corner's ring from both ends; random flips make degrees from 3 up,
+    // so the two walks meet on rings of every length, odd and even.
+    std::mt19937_64 rng(41);
+    for (const auto& shape : {test::icosphere(2), test::torus(6, 5), test::disc(4)}) {
+        SCOPED_TRACE(shape.name);
+        Mesh m = test::build(shape);
+        int degrees_seen = 0;
+        for (int round = 0; round < 40; ++round) {
+            for (const Edge b : m.edges()) {
+                if (m.is_boundary(b)) continue;
+                const Vertex c = b.left_next(m).dest(m), d = b.right_prev(m).dest(m);
+                const bool connected = c != d && m.find_edge(c, d).valid();
+                const auto r = m.check_flip(b);
+                EXPECT_EQ(r.has_value() && r->kind == Refusal_kind::already_connected, connected)
+                    << to_string(b) << " with corner degrees " << c.valence(m) << " and "
+                    << d.valence(m);
+                degrees_seen |= 1 << std::min(c.valence(m), 12);
+            }
+            for (int i = 0; i < 200; ++i)
+                (void)m.try_flip(Edge{static_cast<std::uint32_t>(rng() % m.edge_slots())});
+        }
+        ASSERT_TRUE(test::valid(m));
+        for (int degree = 3; degree <= 8; ++degree) {
+            EXPECT_TRUE(degrees_seen & (1 << degree)) << "no corner of degree " << degree;
+        }
+    }
+}
+
 } // namespace
 } // namespace orbis

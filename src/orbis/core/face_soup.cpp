@@ -22,8 +22,7 @@ struct Mesh_builder {
         std::size_t size() const { return tris.size() * 3; }
     };
 
-    // Face soups: twins are found through the half-edges leaving each vertex, and quad-edges
-    // are numbered vertex by vertex so that the edges of a vertex sit together in memory.
+    // Face soups: twins are found through the half-edges leaving each vertex.
     // Returns false (mesh untouched) for input that is not manifold with at most one open
     // wedge per vertex.
     static bool build_soup(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris) {
@@ -61,52 +60,56 @@ struct Mesh_builder {
                         break;
                     }
             }
-        std::vector<Edge> edge_of(halves, no_edge);
-        std::uint32_t quads = 0;
-        for (std::uint32_t v = 0; v < vertex_count; ++v)
-            for (std::uint32_t k = start[v]; k < start[v + 1]; ++k) {
-                const std::uint32_t h = out[k];
-                if (twin[h] == none) {
-                    edge_of[h] = Edge{2 * quads++};
-                } else if (v < out_dest[k]) {
-                    edge_of[h] = Edge{2 * quads};
-                    edge_of[twin[h]] = Edge{2 * quads + 1};
-                    ++quads;
-                }
-            }
+        std::vector<Edge> edge_of;
+        const std::uint32_t quads = number_by_lower_vertex(hs, vertex_count, twin, edge_of);
         return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
     }
 
-    // Closed triangulations whose twins are known. Quad-edges are numbered vertex by vertex,
-    // each after the lower-numbered of its two vertices, as in build_soup: a vertex's ring then
-    // lies in its own few records and in those of its lower neighbours, so that walking the
-    // rings in vertex order (validation, one-ring queries, a loaded file's check) stays in
-    // cache when the vertices are numbered along a curve, as Fibonacci points are.
+    // Closed triangulations whose twins are known.
     static bool build_closed(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris,
                              std::span<const std::uint32_t> twin) {
         const Halves hs{tris};
         const std::size_t halves = hs.size();
         if (twin.size() != halves) return false;
-        std::vector<std::uint32_t> start(vertex_count + 1, 0);
         for (std::size_t h = 0; h < halves; ++h) {
             const std::uint32_t t = twin[h];
             if (hs.origin(h) >= vertex_count || t >= halves || twin[t] != h ||
                 hs.origin(t) != hs.dest(h) || hs.dest(t) != hs.origin(h) ||
                 hs.origin(h) == hs.dest(h))
                 return false;
-            if (hs.origin(h) < hs.dest(h)) ++start[hs.origin(h) + 1];
         }
+        std::vector<Edge> edge_of;
+        const std::uint32_t quads = number_by_lower_vertex(hs, vertex_count, twin, edge_of);
+        return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
+    }
+
+    // Numbers the quad-edges vertex by vertex, each after the lower-numbered of its two vertices
+    // (a boundary edge after its inner half's origin), in half-edge order within a vertex.
+    // A vertex's ring then lies in its own few records and in those of its lower neighbours,
+    // so that walking the rings in vertex order (validation, one-ring queries, a loaded file's
+    // check) stays in cache when the vertices are numbered along a curve, as Fibonacci points
+    // are. Precondition: origins are below vertex_count and twins are mutual. Returns the
+    // number of quad-edges.
+    static std::uint32_t number_by_lower_vertex(const Halves& hs, std::uint32_t vertex_count,
+                                                std::span<const std::uint32_t> twin,
+                                                std::vector<Edge>& edge_of) {
+        const std::size_t halves = hs.size();
+        // The half-edge that owns its quad-edge: the boundary one, or the one from the lower end.
+        auto owns = [&](std::size_t h) { return twin[h] == none || hs.origin(h) < hs.dest(h); };
+        std::vector<std::uint32_t> start(vertex_count + 1, 0);
+        for (std::size_t h = 0; h < halves; ++h)
+            if (owns(h)) ++start[hs.origin(h) + 1];
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
-        std::vector<Edge> edge_of(halves, no_edge);
+        const std::uint32_t quads = start[vertex_count];
+        edge_of.assign(halves, no_edge);
         for (std::size_t h = 0; h < halves; ++h)
-            if (hs.origin(h) < hs.dest(h)) {
+            if (owns(h)) {
                 const std::uint32_t q = start[hs.origin(h)]++;
                 edge_of[h] = Edge{2 * q};
-                edge_of[twin[h]] = Edge{2 * q + 1};
+                if (twin[h] != none) edge_of[twin[h]] = Edge{2 * q + 1};
             }
-        return assemble(mesh, vertex_count, hs, twin, edge_of,
-                        static_cast<std::uint32_t>(halves / 2));
+        return quads;
     }
 
     // Writes the records of every quad-edge, then checks that each vertex has one ring through

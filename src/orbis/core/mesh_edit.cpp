@@ -48,14 +48,24 @@ std::optional<Refusal> Mesh::plan_flip(Edge e, Flip_quad& q) const {
     q.e4 = r3.prev[k3 ^ 1];
     if (q.c == q.d) return refuse("flip", Refusal_kind::degenerate_flip, e, q.c);
     // Is d among c's other neighbours? c's ring runs e2 (c->a), e1.sym() (c->b), then the rest
-    // back to e2; walk only the rest, one record per step. (Walking d's ring in step with it,
-    // to overlap the cache misses, measured no better.)
-    for (Edge x = r1.next[k1 ^ 1]; x != q.e2;) {
+    // back to e2. The rest is walked from both ends at once: each step is a cache miss on a
+    // large mesh, and two chains of half the length finish in about half the time. (Walking d's
+    // ring in step with c's measured no better: it overlaps misses without shortening the chain.)
+    // e4's record is fetched now because the flip writes it next.
+    __builtin_prefetch(&record(q.e4));
+    Edge x = r1.next[k1 ^ 1];
+    if (x == q.e2) return std::nullopt;
+    Edge y = record(q.e2).prev[q.e2.mask() & 1];
+    for (;;) {
         const Quad_record& rx = record(x);
-        const unsigned k = x.mask() & 1;
-        if (rx.origin[k ^ 1] == q.d)
+        const Quad_record& ry = record(y);
+        const unsigned kx = x.mask() & 1, ky = y.mask() & 1;
+        if (rx.origin[kx ^ 1] == q.d || ry.origin[ky ^ 1] == q.d)
             return refuse("flip", Refusal_kind::already_connected, e, q.d, q.c);
-        x = rx.next[k];
+        if (x == y) break;
+        x = rx.next[kx];
+        if (x == y) break;
+        y = ry.prev[ky];
     }
     return std::nullopt;
 }

@@ -192,6 +192,30 @@ TEST(ChunkedArray, PrivateChunkBytesCountsUnsharedChunks) {
     EXPECT_EQ(a.private_chunk_bytes(), a.chunk_bytes());
 }
 
+TEST(ChunkedArray, DeepCopySharesNothingAtEverySize) {
+    // Trivially copyable elements are copied chunk by chunk from raw bytes; the partial last
+    // chunk and growth after the copy must behave as in any other array.
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, chunk - 1, chunk, chunk + 1, 3 * chunk + 7}) {
+        SCOPED_TRACE(n);
+        const Array a = iota(n, 11);
+        Array d = a.deep_copy();
+        ASSERT_TRUE(d == a);
+        for (std::size_t c = 0; c < a.chunk_count(); ++c)
+            EXPECT_FALSE(d.shares_chunk(a, c)) << "chunk " << c;
+        EXPECT_EQ(d.private_chunk_bytes(), d.chunk_bytes());
+        for (std::size_t i = 0; i < n; ++i)
+            d.set(i, 7);
+        d.push_back(5);
+        d.resize(n + chunk, 9);
+        ASSERT_TRUE(a == iota(n, 11)) << "writes to the deep copy showed in the original";
+        for (std::size_t i = 0; i < n; ++i)
+            ASSERT_EQ(d[i], 7u) << "at " << i;
+        ASSERT_EQ(d[n], 5u);
+        ASSERT_EQ(d[n + chunk - 1], 9u);
+    }
+}
+
 TEST(ChunkedArray, EqualityIgnoresSharing) {
     const Array a = iota(2 * chunk + 3);
     Array b = a;

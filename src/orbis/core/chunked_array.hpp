@@ -150,9 +150,20 @@ public:
     /// A copy that shares no chunk with this array (a plain copy is a snapshot).
     Chunked_array deep_copy() const {
         Chunked_array out;
-        out.resize(size_);
-        for (std::size_t c = 0; c < data_.size(); ++c)
-            std::copy_n(data_[c], std::min(chunk_size, size_ - c * chunk_size), out.mut_chunk(c));
+        if constexpr (std::is_trivially_copyable_v<T>) {
+            // Each chunk is written once, by the copy, instead of constructed and then copied.
+            out.data_.reserve(data_.size());
+            out.owned_.reserve(data_.size());
+            for (std::size_t c = 0; c < data_.size(); ++c)
+                out.add_chunk(reinterpret_cast<const std::byte*>(data_[c]),
+                              std::min(chunk_size, size_ - c * chunk_size));
+            out.size_ = size_;
+        } else {
+            out.resize(size_);
+            for (std::size_t c = 0; c < data_.size(); ++c)
+                std::copy_n(data_[c], std::min(chunk_size, size_ - c * chunk_size),
+                            out.mut_chunk(c));
+        }
         return out;
     }
 

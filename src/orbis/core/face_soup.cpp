@@ -22,46 +22,65 @@ struct Mesh_builder {
         std::size_t size() const { return tris.size() * 3; }
     };
 
-    // Face soups: twins are found through the half-edges leaving each vertex.
-    // Returns false (mesh untouched) for input that is not manifold with at most one open
-    // wedge per vertex.
+    // Face soups. Every half-edge is filed under the lower of its two vertices, so a half-edge
+    // and its twin share a short bucket; one pass over the buckets pairs the twins and numbers
+    // the quad-edges in bucket order (each after its lower vertex, as number_by_lower_vertex
+    // does for closed input). Returns false (mesh untouched) for input that is not manifold
+    // with at most one open wedge per vertex.
     static bool build_soup(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris) {
         const Halves hs{tris};
         const std::size_t halves = hs.size();
         std::vector<std::uint32_t> start(vertex_count + 1, 0);
         for (const auto& t : tris)
-            for (std::uint32_t v : t) {
-                if (v >= vertex_count) return false;
-                ++start[v + 1];
+            for (int i = 0; i < 3; ++i) {
+                const std::uint32_t a = t[i], b = t[(i + 1) % 3];
+                if (a >= vertex_count || a == b) return false; // b is checked as an origin too
+                ++start[std::min(a, b) + 1];
             }
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
-        // out[k]: a half-edge leaving the row's vertex, out_dest[k]: where it goes (kept beside
-        // it so that the searches below read contiguous memory, not the triangles).
-        std::vector<std::uint32_t> out(halves), out_dest(halves);
+        // A bucket entry: the half-edge, its upper vertex, and whether it leaves the lower one
+        // (kept together so that the pairing below reads contiguous memory, not the triangles).
+        struct Entry {
+            std::uint32_t h, upper;
+            bool from_lower;
+        };
+        std::vector<Entry> bucket(halves);
         {
             std::vector<std::uint32_t> fill(start.begin(), start.end() - 1);
-            for (std::size_t h = 0; h < halves; ++h) {
-                const std::uint32_t k = fill[hs.origin(h)]++;
-                out[k] = std::uint32_t(h);
-                out_dest[k] = hs.dest(h);
-            }
+            for (std::size_t t = 0; t < tris.size(); ++t)
+                for (std::uint32_t i = 0; i < 3; ++i) {
+                    const std::uint32_t a = tris[t][i], b = tris[t][(i + 1) % 3];
+                    bucket[fill[std::min(a, b)]++] = {std::uint32_t(3 * t + i), std::max(a, b),
+                                                      a < b};
+                }
         }
         std::vector<std::uint32_t> twin(halves, none);
+        std::vector<Edge> edge_of(halves, no_edge);
+        std::uint32_t quads = 0;
         for (std::uint32_t u = 0; u < vertex_count; ++u)
             for (std::uint32_t i = start[u]; i < start[u + 1]; ++i) {
-                const std::uint32_t v = out_dest[i];
-                if (v == u) return false;
-                for (std::uint32_t k = i + 1; k < start[u + 1]; ++k)
-                    if (out_dest[k] == v) return false; // u->v twice: non-manifold edge
-                for (std::uint32_t k = start[v]; k < start[v + 1]; ++k)
-                    if (out_dest[k] == u) {
-                        twin[out[i]] = out[k];
-                        break;
-                    }
+                const Entry& x = bucket[i];
+                // The twin runs the other way between the same two vertices; a second half-edge
+                // the same way is a non-manifold edge.
+                std::uint32_t other = none;
+                for (std::uint32_t k = start[u]; k < start[u + 1]; ++k) {
+                    const Entry& y = bucket[k];
+                    if (k == i || y.upper != x.upper) continue;
+                    if (y.from_lower == x.from_lower || other != none) return false;
+                    other = k;
+                }
+                if (other == none) {
+                    edge_of[x.h] = Edge{2 * quads++};
+                } else if (x.from_lower) {
+                    const std::uint32_t y = bucket[other].h;
+                    twin[x.h] = y;
+                    twin[y] = x.h;
+                    edge_of[x.h] = Edge{2 * quads};
+                    edge_of[y] = Edge{2 * quads + 1};
+                    ++quads;
+                }
             }
-        std::vector<Edge> edge_of;
-        const std::uint32_t quads = number_by_lower_vertex(hs, vertex_count, twin, edge_of);
         return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
     }
 
@@ -83,29 +102,29 @@ struct Mesh_builder {
         return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
     }
 
-    // Numbers the quad-edges vertex by vertex, each after the lower-numbered of its two vertices
-    // (a boundary edge after its inner half's origin), in half-edge order within a vertex.
-    // A vertex's ring then lies in its own few records and in those of its lower neighbours,
-    // so that walking the rings in vertex order (validation, one-ring queries, a loaded file's
-    // check) stays in cache when the vertices are numbered along a curve, as Fibonacci points
-    // are. Precondition: origins are below vertex_count and twins are mutual. Returns the
-    // number of quad-edges.
+    // Numbers the quad-edges vertex by vertex, each after the lower-numbered of its two vertices,
+    // in half-edge order within a vertex. A vertex's ring then lies in its own few records and
+    // in those of its lower neighbours, so that walking the rings in vertex order (validation,
+    // one-ring queries, a loaded file's check) stays in cache when the vertices are numbered
+    // along a curve, as Fibonacci points are. Precondition: origins are below vertex_count and
+    // twins are mutual. Returns the number of quad-edges.
     static std::uint32_t number_by_lower_vertex(const Halves& hs, std::uint32_t vertex_count,
                                                 std::span<const std::uint32_t> twin,
                                                 std::vector<Edge>& edge_of) {
         const std::size_t halves = hs.size();
         // The half-edge that owns its quad-edge: the boundary one, or the one from the lower end.
         auto owns = [&](std::size_t h) { return twin[h] == none || hs.origin(h) < hs.dest(h); };
+        auto lower = [&](std::size_t h) { return std::min(hs.origin(h), hs.dest(h)); };
         std::vector<std::uint32_t> start(vertex_count + 1, 0);
         for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) ++start[hs.origin(h) + 1];
+            if (owns(h)) ++start[lower(h) + 1];
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
         const std::uint32_t quads = start[vertex_count];
         edge_of.assign(halves, no_edge);
         for (std::size_t h = 0; h < halves; ++h)
             if (owns(h)) {
-                const std::uint32_t q = start[hs.origin(h)]++;
+                const std::uint32_t q = start[lower(h)]++;
                 edge_of[h] = Edge{2 * q};
                 if (twin[h] != none) edge_of[twin[h]] = Edge{2 * q + 1};
             }

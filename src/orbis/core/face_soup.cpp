@@ -22,6 +22,20 @@ struct Mesh_builder {
         std::size_t size() const { return tris.size() * 3; }
     };
 
+    // The quad-edges' numbering: each half-edge's edge, and each quad-edge's two half-edges
+    // (the second is `none` for a boundary edge, whose outside half has no triangle).
+    struct Numbering {
+        std::vector<Edge> edge_of;
+        std::vector<std::array<std::uint32_t, 2>> halves_of;
+
+        void add(std::uint32_t h, std::uint32_t twin) {
+            const auto q = static_cast<std::uint32_t>(halves_of.size());
+            edge_of[h] = Edge{2 * q};
+            if (twin != none) edge_of[twin] = Edge{2 * q + 1};
+            halves_of.push_back({h, twin});
+        }
+    };
+
     // Face soups. Every half-edge is filed under the lower of its two vertices, so a half-edge
     // and its twin share a short bucket; one pass over the buckets pairs the twins and numbers
     // the quad-edges in bucket order (each after its lower vertex, as number_by_lower_vertex
@@ -55,9 +69,9 @@ struct Mesh_builder {
                                                       a < b};
                 }
         }
-        std::vector<std::uint32_t> twin(halves, none);
-        std::vector<Edge> edge_of(halves, no_edge);
-        std::uint32_t quads = 0;
+        Numbering numbering;
+        numbering.edge_of.assign(halves, no_edge);
+        numbering.halves_of.reserve(halves / 2 + 1);
         for (std::uint32_t u = 0; u < vertex_count; ++u)
             for (std::uint32_t i = start[u]; i < start[u + 1]; ++i) {
                 const Entry& x = bucket[i];
@@ -70,18 +84,12 @@ struct Mesh_builder {
                     if (y.from_lower == x.from_lower || other != none) return false;
                     other = k;
                 }
-                if (other == none) {
-                    edge_of[x.h] = Edge{2 * quads++};
-                } else if (x.from_lower) {
-                    const std::uint32_t y = bucket[other].h;
-                    twin[x.h] = y;
-                    twin[y] = x.h;
-                    edge_of[x.h] = Edge{2 * quads};
-                    edge_of[y] = Edge{2 * quads + 1};
-                    ++quads;
-                }
+                if (other == none)
+                    numbering.add(x.h, none);
+                else if (x.from_lower)
+                    numbering.add(x.h, bucket[other].h);
             }
-        return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
+        return assemble(mesh, vertex_count, hs, numbering);
     }
 
     // Closed triangulations whose twins are known.
@@ -97,9 +105,7 @@ struct Mesh_builder {
                 hs.origin(h) == hs.dest(h))
                 return false;
         }
-        std::vector<Edge> edge_of;
-        const std::uint32_t quads = number_by_lower_vertex(hs, vertex_count, twin, edge_of);
-        return assemble(mesh, vertex_count, hs, twin, edge_of, quads);
+        return assemble(mesh, vertex_count, hs, number_by_lower_vertex(hs, vertex_count, twin));
     }
 
     // Numbers the quad-edges vertex by vertex, each after the lower-numbered of its two vertices,
@@ -107,10 +113,9 @@ struct Mesh_builder {
     // in those of its lower neighbours, so that walking the rings in vertex order (validation,
     // one-ring queries, a loaded file's check) stays in cache when the vertices are numbered
     // along a curve, as Fibonacci points are. Precondition: origins are below vertex_count and
-    // twins are mutual. Returns the number of quad-edges.
-    static std::uint32_t number_by_lower_vertex(const Halves& hs, std::uint32_t vertex_count,
-                                                std::span<const std::uint32_t> twin,
-                                                std::vector<Edge>& edge_of) {
+    // twins are mutual.
+    static Numbering number_by_lower_vertex(const Halves& hs, std::uint32_t vertex_count,
+                                            std::span<const std::uint32_t> twin) {
         const std::size_t halves = hs.size();
         // The half-edge that owns its quad-edge: the boundary one, or the one from the lower end.
         auto owns = [&](std::size_t h) { return twin[h] == none || hs.origin(h) < hs.dest(h); };
@@ -120,63 +125,83 @@ struct Mesh_builder {
             if (owns(h)) ++start[lower(h) + 1];
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
-        const std::uint32_t quads = start[vertex_count];
-        edge_of.assign(halves, no_edge);
+        std::vector<std::uint32_t> owner(start[vertex_count]);
         for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) {
-                const std::uint32_t q = start[lower(h)]++;
-                edge_of[h] = Edge{2 * q};
-                if (twin[h] != none) edge_of[twin[h]] = Edge{2 * q + 1};
-            }
-        return quads;
+            if (owns(h)) owner[start[lower(h)]++] = std::uint32_t(h);
+        Numbering numbering;
+        numbering.edge_of.assign(halves, no_edge);
+        numbering.halves_of.reserve(owner.size());
+        for (const std::uint32_t h : owner)
+            numbering.add(h, twin[h]);
+        return numbering;
     }
 
-    // Writes the records of every quad-edge, then checks that each vertex has one ring through
-    // all its edges, with no two edges to the same neighbour (so no pinched fans and no
-    // doubled edges get through).
+    // Writes the records quad-edge by quad-edge, then checks that each vertex has one ring
+    // through all its edges, with no two edges to the same neighbour (so no pinched fans and
+    // no doubled edges get through).
     static bool assemble(Mesh& mesh, std::uint32_t vertex_count, const Halves& hs,
-                         std::span<const std::uint32_t> twin, std::span<const Edge> edge_of,
-                         std::uint32_t quads) {
+                         const Numbering& numbering) {
         const std::size_t halves = hs.size();
-        // The boundary half-edge leaving each vertex: where its ring continues after the gap.
-        std::vector<std::uint32_t> boundary_out(vertex_count, none);
-        std::vector<std::uint32_t> degree(vertex_count, 0);
-        std::vector<Edge> vertex_edge(vertex_count, no_edge);
-        for (std::size_t h = 0; h < halves; ++h) {
-            const std::uint32_t o = hs.origin(h);
-            ++degree[o];
-            vertex_edge[o] = edge_of[h];
-            if (twin[h] == none) {
-                if (boundary_out[o] != none) return false; // two open wedges at o
-                boundary_out[o] = std::uint32_t(h);
-                ++degree[hs.dest(h)]; // the outside half runs dest -> origin
-            }
+        const auto quads = static_cast<std::uint32_t>(numbering.halves_of.size());
+        // Each half-edge's origin beside its edge: a triangle's three half-edges then share a
+        // cache line, the one line the record loop below reads for each side of a quad-edge.
+        struct Half {
+            std::uint32_t origin;
+            Edge edge;
+        };
+        std::vector<Half> half(halves);
+        for (std::size_t h = 0; h < halves; ++h)
+            half[h] = {hs.origin(h), numbering.edge_of[h]};
+        auto face_next = [](std::size_t h) { return h / 3 * 3 + (h + 1) % 3; };
+        auto face_prev = [](std::size_t h) { return h / 3 * 3 + (h + 2) % 3; };
+
+        // Boundary half-edges leaving and reaching each vertex: a ring continues across the gap
+        // from the outside half of the one arriving to the one leaving.
+        std::vector<std::uint32_t> boundary_out(vertex_count, none),
+            boundary_in(vertex_count, none);
+        for (const auto& [h, twin] : numbering.halves_of) {
+            if (twin != none) continue;
+            const std::uint32_t o = half[h].origin, d = half[face_next(h)].origin;
+            if (boundary_out[o] != none || boundary_in[d] != none)
+                return false; // two open wedges at one vertex
+            boundary_out[o] = h;
+            boundary_in[d] = h;
         }
 
         // Written straight into the chunks of a new mesh that replaces `mesh` only on success.
+        // Around its origin, a half-edge h is followed by the reverse of the face's half-edge
+        // arriving there, face_prev(h), and preceded by the half-edge after its twin in the
+        // twin's face (or, on the boundary, by the outside half arriving at the gap).
         Mesh built;
         built.quads_.resize(quads);
-        auto at = [&](Edge e) -> Mesh::Quad_record& { return built.quads_.mut(e.quad_index()); };
-        auto link = [&](Edge p, Edge x) {
-            at(p).next[p.mask() & 1] = x;
-            at(x).prev[x.mask() & 1] = p;
-        };
-        for (std::size_t h = 0; h < halves; ++h) {
-            const Edge e = edge_of[h];
-            auto& r = at(e);
-            r.origin[e.mask() & 1] = Vertex{hs.origin(h)};
-            r.left[e.mask() & 1] = Face{std::uint32_t(h / 3)};
-            // At the origin of h, the face's incoming half-edge comes back right after h.
-            link(e, edge_of[h / 3 * 3 + (h + 2) % 3].sym());
-            if (twin[h] == none) {
-                // The outside half runs dest -> origin; after it comes the gap, then the
-                // boundary half-edge that starts at dest.
-                const Edge o = e.sym();
-                const std::uint32_t d = hs.dest(h);
-                if (boundary_out[d] == none) return false;
-                at(o).origin[o.mask() & 1] = Vertex{d};
-                link(o, edge_of[boundary_out[d]]);
+        std::vector<std::uint32_t> degree(vertex_count, 0);
+        std::vector<Edge> vertex_edge(vertex_count, no_edge);
+        for (std::uint32_t q = 0; q < quads; ++q) {
+            const auto [h0, h1] = numbering.halves_of[q];
+            Mesh::Quad_record& r = built.quads_.mut(q);
+            const std::uint32_t a = half[h0].origin;
+            r.origin[0] = Vertex{a};
+            r.left[0] = Face{h0 / 3};
+            r.next[0] = half[face_prev(h0)].edge.sym();
+            r.prev[1] = half[face_next(h0)].edge;
+            std::uint32_t b;
+            if (h1 != none) {
+                b = half[h1].origin;
+                r.left[1] = Face{h1 / 3};
+                r.next[1] = half[face_prev(h1)].edge.sym();
+                r.prev[0] = half[face_next(h1)].edge;
+                vertex_edge[b] = Edge{2 * q + 1};
+            } else {
+                b = half[face_next(h0)].origin;
+                if (boundary_out[b] == none || boundary_in[a] == none) return false;
+                r.left[1] = no_face;
+                r.next[1] = half[boundary_out[b]].edge;
+                r.prev[0] = half[boundary_in[a]].edge.sym();
             }
+            r.origin[1] = Vertex{b};
+            vertex_edge[a] = Edge{2 * q};
+            ++degree[a];
+            ++degree[b];
         }
 
         constexpr std::uint32_t small = 64;
@@ -204,7 +229,7 @@ struct Mesh_builder {
 
         std::vector<Edge> face_edge(hs.tris.size());
         for (std::size_t t = 0; t < face_edge.size(); ++t)
-            face_edge[t] = edge_of[3 * t];
+            face_edge[t] = half[3 * t].edge;
         assign(built.vertex_edge_, vertex_edge);
         assign(built.face_edge_, face_edge);
         built.vertex_count_ = vertex_count;

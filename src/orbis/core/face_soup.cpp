@@ -28,11 +28,11 @@ struct Mesh_builder {
         std::vector<Edge> edge_of;
         std::vector<std::array<std::uint32_t, 2>> halves_of;
 
-        void add(std::uint32_t h, std::uint32_t twin) {
-            const auto q = static_cast<std::uint32_t>(halves_of.size());
+        // Makes h (and its twin, if any) quad-edge q.
+        void set(std::uint32_t q, std::uint32_t h, std::uint32_t twin) {
             edge_of[h] = Edge{2 * q};
             if (twin != none) edge_of[twin] = Edge{2 * q + 1};
-            halves_of.push_back({h, twin});
+            halves_of[q] = {h, twin};
         }
     };
 
@@ -71,7 +71,8 @@ struct Mesh_builder {
         }
         Numbering numbering;
         numbering.edge_of.assign(halves, no_edge);
-        numbering.halves_of.reserve(halves / 2 + 1);
+        numbering.halves_of.resize(halves); // at most one quad-edge per half-edge
+        std::uint32_t quads = 0;
         for (std::uint32_t u = 0; u < vertex_count; ++u)
             for (std::uint32_t i = start[u]; i < start[u + 1]; ++i) {
                 const Entry& x = bucket[i];
@@ -85,10 +86,11 @@ struct Mesh_builder {
                     other = k;
                 }
                 if (other == none)
-                    numbering.add(x.h, none);
+                    numbering.set(quads++, x.h, none);
                 else if (x.from_lower)
-                    numbering.add(x.h, bucket[other].h);
+                    numbering.set(quads++, x.h, bucket[other].h);
             }
+        numbering.halves_of.resize(quads);
         return assemble(mesh, vertex_count, hs, numbering);
     }
 
@@ -125,14 +127,11 @@ struct Mesh_builder {
             if (owns(h)) ++start[lower(h) + 1];
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
-        std::vector<std::uint32_t> owner(start[vertex_count]);
-        for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) owner[start[lower(h)]++] = std::uint32_t(h);
         Numbering numbering;
         numbering.edge_of.assign(halves, no_edge);
-        numbering.halves_of.reserve(owner.size());
-        for (const std::uint32_t h : owner)
-            numbering.add(h, twin[h]);
+        numbering.halves_of.resize(start[vertex_count]);
+        for (std::size_t h = 0; h < halves; ++h)
+            if (owns(h)) numbering.set(start[lower(h)]++, std::uint32_t(h), twin[h]);
         return numbering;
     }
 
@@ -141,17 +140,8 @@ struct Mesh_builder {
     // no doubled edges get through).
     static bool assemble(Mesh& mesh, std::uint32_t vertex_count, const Halves& hs,
                          const Numbering& numbering) {
-        const std::size_t halves = hs.size();
         const auto quads = static_cast<std::uint32_t>(numbering.halves_of.size());
-        // Each half-edge's origin beside its edge: a triangle's three half-edges then share a
-        // cache line, the one line the record loop below reads for each side of a quad-edge.
-        struct Half {
-            std::uint32_t origin;
-            Edge edge;
-        };
-        std::vector<Half> half(halves);
-        for (std::size_t h = 0; h < halves; ++h)
-            half[h] = {hs.origin(h), numbering.edge_of[h]};
+        const auto& edge_of = numbering.edge_of;
         auto face_next = [](std::size_t h) { return h / 3 * 3 + (h + 1) % 3; };
         auto face_prev = [](std::size_t h) { return h / 3 * 3 + (h + 2) % 3; };
 
@@ -161,7 +151,7 @@ struct Mesh_builder {
             boundary_in(vertex_count, none);
         for (const auto& [h, twin] : numbering.halves_of) {
             if (twin != none) continue;
-            const std::uint32_t o = half[h].origin, d = half[face_next(h)].origin;
+            const std::uint32_t o = hs.origin(h), d = hs.origin(face_next(h));
             if (boundary_out[o] != none || boundary_in[d] != none)
                 return false; // two open wedges at one vertex
             boundary_out[o] = h;
@@ -179,24 +169,24 @@ struct Mesh_builder {
         for (std::uint32_t q = 0; q < quads; ++q) {
             const auto [h0, h1] = numbering.halves_of[q];
             Mesh::Quad_record& r = built.quads_.mut(q);
-            const std::uint32_t a = half[h0].origin;
+            const std::uint32_t a = hs.origin(h0);
             r.origin[0] = Vertex{a};
             r.left[0] = Face{h0 / 3};
-            r.next[0] = half[face_prev(h0)].edge.sym();
-            r.prev[1] = half[face_next(h0)].edge;
+            r.next[0] = edge_of[face_prev(h0)].sym();
+            r.prev[1] = edge_of[face_next(h0)];
             std::uint32_t b;
             if (h1 != none) {
-                b = half[h1].origin;
+                b = hs.origin(h1);
                 r.left[1] = Face{h1 / 3};
-                r.next[1] = half[face_prev(h1)].edge.sym();
-                r.prev[0] = half[face_next(h1)].edge;
+                r.next[1] = edge_of[face_prev(h1)].sym();
+                r.prev[0] = edge_of[face_next(h1)];
                 vertex_edge[b] = Edge{2 * q + 1};
             } else {
-                b = half[face_next(h0)].origin;
+                b = hs.origin(face_next(h0));
                 if (boundary_out[b] == none || boundary_in[a] == none) return false;
                 r.left[1] = no_face;
-                r.next[1] = half[boundary_out[b]].edge;
-                r.prev[0] = half[boundary_in[a]].edge.sym();
+                r.next[1] = edge_of[boundary_out[b]];
+                r.prev[0] = edge_of[boundary_in[a]].sym();
             }
             r.origin[1] = Vertex{b};
             vertex_edge[a] = Edge{2 * q};
@@ -229,7 +219,7 @@ struct Mesh_builder {
 
         std::vector<Edge> face_edge(hs.tris.size());
         for (std::size_t t = 0; t < face_edge.size(); ++t)
-            face_edge[t] = half[3 * t].edge;
+            face_edge[t] = edge_of[3 * t];
         assign(built.vertex_edge_, vertex_edge);
         assign(built.face_edge_, face_edge);
         built.vertex_count_ = vertex_count;

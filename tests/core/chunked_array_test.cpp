@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <random>
+#include <vector>
 
 namespace orbis {
 namespace {
@@ -204,8 +205,13 @@ TEST(ChunkedArray, DeepCopySharesNothingAtEverySize) {
         for (std::size_t c = 0; c < a.chunk_count(); ++c)
             EXPECT_FALSE(d.shares_chunk(a, c)) << "chunk " << c;
         EXPECT_EQ(d.private_chunk_bytes(), d.chunk_bytes());
+        std::vector<const std::uint32_t*> chunks;
+        for (std::size_t c = 0; c < d.chunk_count(); ++c)
+            chunks.push_back(d.chunk_data(c));
         for (std::size_t i = 0; i < n; ++i)
             d.set(i, 7);
+        for (std::size_t c = 0; c < chunks.size(); ++c)
+            EXPECT_EQ(d.chunk_data(c), chunks[c]) << "a write copied chunk " << c << " again";
         d.push_back(5);
         d.resize(n + chunk, 9);
         ASSERT_TRUE(a == iota(n, 11)) << "writes to the deep copy showed in the original";

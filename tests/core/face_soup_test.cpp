@@ -41,6 +41,15 @@ TEST(FaceSoup, BulkPathNumbersFacesInInputOrder) {
                 EXPECT_EQ(r.faces[f], Face{static_cast<std::uint32_t>(f)});
             expect_faces_match_input(r, order);
             ASSERT_TRUE(test::valid(r.mesh));
+            // The bulk path's layout: each quad-edge after the lower of its vertices, so the
+            // lower ends never decrease along the quad-edges (add_face would not give this).
+            std::uint32_t lower = 0;
+            for (std::uint32_t q = 0; q < r.mesh.edge_slots() / 2; ++q) {
+                const Edge e{2 * q};
+                const std::uint32_t v = std::min(e.origin(r.mesh).index(), e.dest(r.mesh).index());
+                EXPECT_LE(lower, v) << "quad-edge " << q;
+                lower = v;
+            }
             EXPECT_EQ(r.mesh.vertex_count(), shape.vertex_count);
             EXPECT_EQ(r.mesh.face_count(), order.size());
             EXPECT_EQ(test::euler_characteristic(r.mesh), shape.euler);

@@ -151,7 +151,8 @@ public:
     Chunked_array deep_copy() const {
         Chunked_array out;
         if constexpr (std::is_trivially_copyable_v<T>) {
-            // Each chunk is written once, by the copy, instead of constructed and then copied.
+            // Each full chunk is written once, by the copy, instead of constructed and then
+            // copied.
             out.data_.reserve(data_.size());
             out.owned_.reserve(data_.size());
             for (std::size_t c = 0; c < data_.size(); ++c)

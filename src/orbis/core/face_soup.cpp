@@ -44,7 +44,7 @@ struct Mesh_builder {
     static bool build_soup(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris) {
         const Halves hs{tris};
         const std::size_t halves = hs.size();
-        std::vector<std::uint32_t> start(vertex_count + 1, 0);
+        std::vector<std::uint32_t> start(std::size_t{vertex_count} + 1, 0);
         for (const auto& t : tris)
             for (int i = 0; i < 3; ++i) {
                 const std::uint32_t a = t[i], b = t[(i + 1) % 3];
@@ -115,23 +115,23 @@ struct Mesh_builder {
     // in those of its lower neighbours, so that walking the rings in vertex order (validation,
     // one-ring queries, a loaded file's check) stays in cache when the vertices are numbered
     // along a curve, as Fibonacci points are. Precondition: origins are below vertex_count and
-    // twins are mutual.
+    // every half-edge has a twin, mutually.
     static Numbering number_by_lower_vertex(const Halves& hs, std::uint32_t vertex_count,
                                             std::span<const std::uint32_t> twin) {
         const std::size_t halves = hs.size();
-        // The half-edge that owns its quad-edge: the boundary one, or the one from the lower end.
-        auto owns = [&](std::size_t h) { return twin[h] == none || hs.origin(h) < hs.dest(h); };
-        auto lower = [&](std::size_t h) { return std::min(hs.origin(h), hs.dest(h)); };
-        std::vector<std::uint32_t> start(vertex_count + 1, 0);
+        // The half-edge from the lower end owns the quad-edge (closed input: every half-edge
+        // has a twin).
+        auto owns = [&](std::size_t h) { return hs.origin(h) < hs.dest(h); };
+        std::vector<std::uint32_t> start(std::size_t{vertex_count} + 1, 0);
         for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) ++start[lower(h) + 1];
+            if (owns(h)) ++start[hs.origin(h) + 1];
         for (std::uint32_t v = 0; v < vertex_count; ++v)
             start[v + 1] += start[v];
         Numbering numbering;
         numbering.edge_of.assign(halves, no_edge);
         numbering.halves_of.resize(start[vertex_count]);
         for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) numbering.set(start[lower(h)]++, std::uint32_t(h), twin[h]);
+            if (owns(h)) numbering.set(start[hs.origin(h)]++, std::uint32_t(h), twin[h]);
         return numbering;
     }
 
@@ -183,6 +183,8 @@ struct Mesh_builder {
                 vertex_edge[b] = Edge{2 * q + 1};
             } else {
                 b = hs.origin(face_next(h0));
+                // Set whenever the gap exists (the loop above pairs them); kept as a guard so
+                // that nothing below can index with `none`.
                 if (boundary_out[b] == none || boundary_in[a] == none) return false;
                 r.left[1] = no_face;
                 r.next[1] = edge_of[boundary_out[b]];

@@ -51,7 +51,7 @@ std::optional<Refusal> Mesh::plan_flip(Edge e, Flip_quad& q) const {
     // back to e2. The rest is walked from both ends at once: each step is a cache miss on a
     // large mesh, and two chains of half the length finish in about half the time. (Walking d's
     // ring in step with c's measured no better: it overlaps misses without shortening the chain.)
-    // e4's record is fetched now because the flip writes it next.
+    // e4's record is fetched now: try_flip writes it next (check_flip merely wastes the fetch).
     __builtin_prefetch(&record(q.e4));
     Edge x = r1.next[k1 ^ 1];
     if (x == q.e2) return std::nullopt;

@@ -8,7 +8,7 @@ orbis_require_packages "${ORBIS_BUILD_PACKAGES[@]}"
 orbis_build "$ORBIS_ROOT/build/release" -DCMAKE_BUILD_TYPE=Release -DORBIS_BUILD_TESTS=OFF \
     -DORBIS_BUILD_BENCHMARKS=OFF
 cli="$ORBIS_ROOT/build/release/src/cli/orbis-cli"
-editor="$ORBIS_ROOT/build/release/src/ui/orbis"
+editor="$ORBIS_ROOT/build/release/ui/orbis"
 case "${1:-}" in
     generate | modules | map | sphere | info | validate | convert | --help | -h | --version)
         exec "$cli" "$@" ;;

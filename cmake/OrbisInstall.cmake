@@ -9,8 +9,15 @@ install(TARGETS ${ORBIS_INSTALL_TARGETS} EXPORT orbisTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Public headers only: the ones the libraries use inside their .cpp files alone stay out, and
+# so does render/gl, whose library (it needs Qt) is not installed.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/orbis DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.hpp")
+        FILES_MATCHING PATTERN "*.hpp"
+        PATTERN "gl" EXCLUDE
+        PATTERN "crc32c.hpp" EXCLUDE
+        PATTERN "ply_soup.hpp" EXCLUDE
+        PATTERN "splitmix64.hpp" EXCLUDE
+        PATTERN "live_slots.hpp" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/src/orbis/core.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/orbis)
 install(EXPORT orbisTargets NAMESPACE orbis:: DESTINATION ${ORBIS_INSTALL_CMAKEDIR})
 

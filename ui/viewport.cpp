@@ -2,7 +2,7 @@
 // The editor's 3D view of a World: camera, display modes, layer colours, legend, hover picking.
 #include "ui/viewport.hpp"
 
-#include "ui/latitude_longitude.hpp"
+#include "orbis/core/sphere_geometry.hpp"
 
 #include "orbis/core/layer_info.hpp"
 #include "orbis/render/ticks.hpp"
@@ -81,6 +81,17 @@ void Viewport::set_world(const World& world, bool reset_camera) {
     delta_.reset();
     delta_complete_ = false;
     world_ = world;
+    // The picker walks any mesh exactly; it only needs every vertex inside the radius its walks
+    // enter at (see Picker), which one pass over the positions tells.
+    picker_serves_world_ = false;
+    if (picker_) {
+        if (const auto* positions = world_->layer(position_layer)) {
+            double largest = 0.0;
+            for (const Vertex v : world_->mesh().vertices())
+                largest = std::max(largest, double(glm::length((*positions)[v])));
+            picker_serves_world_ = largest <= picker_->max_radius();
+        }
+    }
     message_.clear();
     reset_camera_on_ready_ = reset_camera_on_ready_ || reset_camera;
     request_scene();
@@ -95,15 +106,24 @@ void Viewport::set_world(const World& world, const render::World_delta& delta) {
             delta_->vertices.insert(delta_->vertices.end(), delta.vertices.begin(),
                                     delta.vertices.end());
             delta_->faces.insert(delta_->faces.end(), delta.faces.begin(), delta.faces.end());
+            delta_->edges.insert(delta_->edges.end(), delta.edges.begin(), delta.edges.end());
         }
     }
     world_ = world;
+    if (picker_serves_world_) {
+        const auto* positions = world_->layer(position_layer);
+        for (const Vertex v : delta.vertices)
+            if (!positions || (world_->mesh().contains(v) &&
+                               glm::length(glm::dvec3((*positions)[v])) > picker_->max_radius()))
+                picker_serves_world_ = false;
+    }
     message_.clear();
     request_scene();
 }
 
 void Viewport::clear_world(const QString& message) {
     world_.reset();
+    picker_serves_world_ = false;
     message_ = message;
     hover_.reset();
     update();
@@ -194,10 +214,15 @@ void Viewport::scene_built() {
         shown_ = result->world;
         if (result->picker) {
             picker_ = result->picker;
+            picker_serves_world_ = false; // a new entry radius: true again below when current
         }
         // A picker kept through a delta counts as current for the versions it now serves.
         picker_mesh_version_ = shown_->mesh_version();
         picker_position_version_ = shown_->layer(position_layer)->version();
+        if (world_ && world_->mesh_version() == picker_mesh_version_ &&
+            world_->layer(position_layer) &&
+            world_->layer(position_layer)->version() == picker_position_version_)
+            picker_serves_world_ = true;
         camera_.set_radius(result->scene.radius);
         if (reset_camera_on_ready_) {
             camera_.set_viewport(width(), height());
@@ -232,6 +257,9 @@ void Viewport::initializeGL() {
     } catch (const std::exception& e) {
         gl_error_ = QString::fromStdString(e.what());
     }
+    if (renderer_.initialized() && !selection_segments_.empty())
+        renderer_.set_overlay(render::gl::Gl_renderer::Overlay::selection, selection_segments_,
+                              selection_points_, {0.3f, 0.95f, 1.0f, 1.0f});
     // Buffers built before the context existed were never uploaded: build (nothing new) and
     // upload everything again.
     if (world_) request_scene();
@@ -311,16 +339,24 @@ void Viewport::draw_legend(QPainter& painter) {
     }
 }
 
+const World* Viewport::picked_world() const {
+    if (picker_serves_world_ && world_) return &*world_;
+    return shown_ ? &*shown_ : nullptr;
+}
+
 std::optional<Hover> Viewport::hover_at(QPoint at) const {
-    if (!shown_ || !picker_) return std::nullopt;
+    const World* world = picked_world();
+    if (!world || !picker_) return std::nullopt;
     const render::Ray ray = camera_.ray_at({at.x() + 0.5, at.y() + 0.5});
-    const auto pick = picker_->pick(*shown_, ray, hover_ ? hover_->pick.face : no_face);
+    const Face hint =
+        hover_ && world->mesh().contains(hover_->pick.face) ? hover_->pick.face : no_face;
+    const auto pick = picker_->pick(*world, ray, hint);
     if (!pick) return std::nullopt;
     Hover h;
     h.pick = *pick;
     h.vertex = pick->vertex;
-    const Mesh& m = shown_->mesh();
-    const Layer_base* layer = options_.layer.empty() ? nullptr : shown_->find_layer(options_.layer);
+    const Mesh& m = world->mesh();
+    const Layer_base* layer = options_.layer.empty() ? nullptr : world->find_layer(options_.layer);
     QString element = QString("vertex v%1").arg(pick->vertex.index());
     std::size_t slot = pick->vertex.index();
     if (layer) {
@@ -355,7 +391,7 @@ std::optional<Hover> Viewport::hover_at(QPoint at) const {
             break;
         }
     }
-    QString text = element + "  " + latitude_longitude(pick->point);
+    QString text = element + "  " + QString::fromStdString(latitude_longitude_text(pick->point));
     if (layer && slot < layer->size())
         text += QString("  %1 = %2")
                     .arg(QString::fromStdString(layer->name()),
@@ -365,32 +401,33 @@ std::optional<Hover> Viewport::hover_at(QPoint at) const {
     return h;
 }
 
-void Viewport::update_hover(QPoint at) {
+void Viewport::update_hover(QPoint at, Qt::KeyboardModifiers modifiers) {
     std::optional<Hover> h = hover_at(at);
     const bool same = h && hover_ && h->vertex == hover_->vertex && h->face == hover_->face &&
                       h->edge == hover_->edge && h->pick.face == hover_->pick.face;
     if (!same) {
         std::vector<glm::vec3> segments;
         std::vector<glm::vec3> points;
-        if (h && shown_) {
-            const Mesh& m = shown_->mesh();
+        const World* world = picked_world();
+        if (h && world) {
+            const Mesh& m = world->mesh();
             if (h->face.valid()) {
                 for (const Edge e : h->face.edges(m)) {
-                    segments.push_back(glm::vec3(position_of(*shown_, e.origin(m))));
-                    segments.push_back(glm::vec3(position_of(*shown_, e.dest(m))));
+                    segments.push_back(glm::vec3(position_of(*world, e.origin(m))));
+                    segments.push_back(glm::vec3(position_of(*world, e.dest(m))));
                 }
             } else if (h->edge.valid() && h->edge.is_primal()) {
-                segments.push_back(glm::vec3(position_of(*shown_, h->edge.origin(m))));
-                segments.push_back(glm::vec3(position_of(*shown_, h->edge.dest(m))));
+                segments.push_back(glm::vec3(position_of(*world, h->edge.origin(m))));
+                segments.push_back(glm::vec3(position_of(*world, h->edge.dest(m))));
             } else if (h->edge.valid()) {
                 const Face a = h->edge.origin_face(m);
                 const Face b = h->edge.dest_face(m);
                 if (a.valid() && b.valid()) {
-                    segments.push_back(glm::vec3(circumcentre(*shown_, a)));
-                    segments.push_back(glm::vec3(circumcentre(*shown_, b)));
+                    segments.push_back(glm::vec3(circumcentre(*world, a)));
+                    segments.push_back(glm::vec3(circumcentre(*world, b)));
                 }
             } else {
-                points.push_back(glm::vec3(position_of(*shown_, h->vertex)));
+                points.push_back(glm::vec3(position_of(*world, h->vertex)));
             }
         }
         if (renderer_.initialized()) {
@@ -401,12 +438,12 @@ void Viewport::update_hover(QPoint at) {
         update();
     }
     hover_ = h;
-    Q_EMIT hovered(hover_);
+    Q_EMIT hovered(hover_, at, modifiers);
 }
 
-void Viewport::set_edit_mode(bool editing, bool drags_vertices) {
+void Viewport::set_edit_mode(bool editing, bool drags) {
     editing_ = editing;
-    drags_vertices_ = editing && drags_vertices;
+    drags_ = editing && drags;
     setCursor(editing ? Qt::CrossCursor : Qt::ArrowCursor);
 }
 
@@ -432,6 +469,18 @@ void Viewport::set_preview(const render::Edit_preview* preview) {
     update();
 }
 
+void Viewport::set_selection(const std::vector<glm::vec3>& segments,
+                             const std::vector<glm::vec3>& points) {
+    selection_segments_ = segments;
+    selection_points_ = points;
+    if (!renderer_.initialized()) return;
+    makeCurrent();
+    renderer_.set_overlay(render::gl::Gl_renderer::Overlay::selection, segments, points,
+                          {0.3f, 0.95f, 1.0f, 1.0f});
+    doneCurrent();
+    update();
+}
+
 void Viewport::fly_to(const glm::dvec3& p) {
     camera_.look_at(p);
     update();
@@ -442,9 +491,9 @@ void Viewport::mousePressEvent(QMouseEvent* event) {
     press_at_ = event->pos();
     dragging_ = event->button();
     moved_ = false;
-    if (drags_vertices_ && event->button() == Qt::LeftButton && hover_at(event->pos())) {
+    if (drags_ && event->button() == Qt::LeftButton && hover_at(event->pos())) {
         vertex_drag_ = true;
-        Q_EMIT drag_started(event->pos());
+        Q_EMIT drag_started(event->pos(), event->modifiers());
     }
 }
 
@@ -452,7 +501,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
     const QPoint at = event->pos();
     if (dragging_ != Qt::NoButton && (at - press_at_).manhattanLength() > 4) moved_ = true;
     if (vertex_drag_) {
-        Q_EMIT drag_moved(at);
+        Q_EMIT drag_moved(at, event->modifiers());
     } else if (dragging_ == Qt::LeftButton) {
         camera_.rotate({last_mouse_.x() + 0.5, last_mouse_.y() + 0.5},
                        {at.x() + 0.5, at.y() + 0.5});
@@ -461,7 +510,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event) {
         camera_.pan({double(at.x() - last_mouse_.x()), double(at.y() - last_mouse_.y())});
         update();
     } else {
-        update_hover(at);
+        update_hover(at, event->modifiers());
     }
     last_mouse_ = at;
 }
@@ -471,11 +520,11 @@ void Viewport::mouseReleaseEvent(QMouseEvent* event) {
     if (event->button() == dragging_) dragging_ = Qt::NoButton;
     if (vertex_drag_ && left) {
         vertex_drag_ = false;
-        Q_EMIT drag_finished(event->pos());
+        Q_EMIT drag_finished(event->pos(), event->modifiers());
     } else if (editing_ && left && !moved_) {
         Q_EMIT clicked(event->pos(), event->modifiers());
     }
-    update_hover(event->pos());
+    update_hover(event->pos(), event->modifiers());
 }
 
 void Viewport::wheelEvent(QWheelEvent* event) {
@@ -490,7 +539,14 @@ void Viewport::keyPressEvent(QKeyEvent* event) {
         reset_view();
         return;
     }
+    if (event->key() == Qt::Key_Shift && hover_) update_hover(last_mouse_, event->modifiers());
     QOpenGLWidget::keyPressEvent(event);
+}
+
+void Viewport::keyReleaseEvent(QKeyEvent* event) {
+    // Shift changes what some tools would do (a collapse snaps): preview it at once.
+    if (event->key() == Qt::Key_Shift && hover_) update_hover(last_mouse_, event->modifiers());
+    QOpenGLWidget::keyReleaseEvent(event);
 }
 
 void Viewport::leaveEvent(QEvent* event) {
@@ -502,7 +558,7 @@ void Viewport::leaveEvent(QEvent* event) {
             doneCurrent();
         }
         update();
-        Q_EMIT hovered(std::nullopt);
+        Q_EMIT hovered(std::nullopt, last_mouse_, Qt::NoModifier);
     }
     QOpenGLWidget::leaveEvent(event);
 }

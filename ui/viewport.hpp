@@ -88,35 +88,44 @@ public:
     /// Why OpenGL could not start, or empty when it works.
     const QString& gl_error() const { return gl_error_; }
 
-    /// The element under viewport point `at` (pixels from the top left), or nothing.
+    /// The element under viewport point `at` (pixels from the top left), or nothing. Picked in
+    /// the world last given to set_world (the document's state), not in the older one the
+    /// picture may still show, whenever the picker can walk it (all its vertices inside the
+    /// radius the picker's walks enter at); else in the shown one until the new picker is ready.
     std::optional<Hover> hover_at(QPoint at) const;
     /// The element the cursor was last over, if any.
     const std::optional<Hover>& hover() const { return hover_; }
 
     /// Sets what the left button does besides turning the view: with `editing`, a click (press
-    /// and release within a few pixels) emits clicked(); with `drags_vertices` too, a press on
-    /// the planet starts a drag that emits drag_moved() and drag_finished() instead.
-    void set_edit_mode(bool editing, bool drags_vertices);
+    /// and release within a few pixels) emits clicked(); with `drags` too, a press on the
+    /// planet starts a drag that emits drag_moved() and drag_finished() instead.
+    void set_edit_mode(bool editing, bool drags);
     /// Shows a tool's verdict: its ghost in green or its cause in red; nullptr clears it.
     void set_preview(const render::Edit_preview* preview);
+    /// Draws a selection: `segments` (its outline, pairs of ends) and `points` (a tint on its
+    /// elements), hidden behind the planet like the surface; empty clears it.
+    void set_selection(const std::vector<glm::vec3>& segments,
+                       const std::vector<glm::vec3>& points);
     /// Turns the view until `p` is in the middle, keeping the distance.
     void fly_to(const glm::dvec3& p);
 
 Q_SIGNALS:
-    /// The cursor moved onto another element or off the planet (nothing then).
-    void hovered(const std::optional<orbis::ui::Hover>& hover);
+    /// The cursor moved to `at` (onto the element in `hover`, or off the planet: nothing), or a
+    /// modifier key changed; `modifiers` are those of the event.
+    void hovered(const std::optional<orbis::ui::Hover>& hover, QPoint at,
+                 Qt::KeyboardModifiers modifiers);
     /// A scene was uploaded (the view now shows the current world and options).
     void scene_ready();
     /// A layer could not be shown; the reason in words.
     void layer_refused(const QString& reason);
     /// A left click in edit mode, at viewport point `at`.
     void clicked(QPoint at, Qt::KeyboardModifiers modifiers);
-    /// A vertex drag started at `at` (edit mode with drags_vertices).
-    void drag_started(QPoint at);
-    /// The cursor of a vertex drag is at `at`.
-    void drag_moved(QPoint at);
-    /// The vertex drag ended at `at`.
-    void drag_finished(QPoint at);
+    /// A tool's drag started at `at` (edit mode with drags: a left press on the planet).
+    void drag_started(QPoint at, Qt::KeyboardModifiers modifiers);
+    /// The cursor of a tool's drag is at `at`.
+    void drag_moved(QPoint at, Qt::KeyboardModifiers modifiers);
+    /// The tool's drag ended at `at`.
+    void drag_finished(QPoint at, Qt::KeyboardModifiers modifiers);
 
 protected:
     void initializeGL() override;
@@ -127,16 +136,18 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void keyReleaseEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
 private:
     struct Build_result;
     void request_scene();
     void scene_built();
-    void update_hover(QPoint at);
+    void update_hover(QPoint at, Qt::KeyboardModifiers modifiers);
     void draw_legend(QPainter& painter);
     void draw_message(QPainter& painter, const QString& text);
     void release_gl();
+    const World* picked_world() const;
 
     std::optional<World> world_;
     render::View_options options_;
@@ -164,15 +175,18 @@ private:
     // The world the uploaded scene and the picker belong to.
     std::optional<World> shown_;
     std::shared_ptr<const render::Picker> picker_;
+    bool picker_serves_world_ = false; // picks may walk world_ instead of shown_
 
     QPoint last_mouse_;
     QPoint press_at_;
     Qt::MouseButton dragging_ = Qt::NoButton;
     bool moved_ = false;
     bool editing_ = false;
-    bool drags_vertices_ = false;
+    bool drags_ = false;
     bool vertex_drag_ = false;
     std::optional<Hover> hover_;
+    std::vector<glm::vec3> selection_segments_; // kept to set again on a new GL context
+    std::vector<glm::vec3> selection_points_;
 };
 
 } // namespace orbis::ui

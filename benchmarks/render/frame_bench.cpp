@@ -3,6 +3,7 @@
 // buffers with a trivial shader (the limit of the machine's OpenGL), plus building the scene
 // from a World, uploading it, and updating after one flip. Needs a display (xvfb-run works:
 // Mesa's llvmpipe is what the figures in benchmarks/README.md were measured with).
+#include <orbis/edit/brush.hpp>
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/noise.hpp>
 #include <orbis/gen/pipeline.hpp>
@@ -22,6 +23,7 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <memory>
 #include <random>
@@ -351,18 +353,100 @@ void undo_redo(benchmark::State& state) {
 }
 BENCHMARK(undo_redo)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
-/// The preview of each tool for the element under the cursor (what hovering computes).
+/// The preview of each tool for the element under the cursor (what hovering computes). Arg 1:
+/// 1 flip, 2 split, 3 collapse.
 void preview(benchmark::State& state) {
     const World& world = pipeline_world(state.range(0));
     const auto picks = random_picks(world, 4096);
-    const auto tool = static_cast<render::Edit_tool>(state.range(1));
-    state.SetLabel(render::edit_tool_name(tool));
+    const int tool = int(state.range(1));
+    state.SetLabel(tool == 1 ? "Flip" : tool == 2 ? "Split" : "Collapse");
     std::size_t i = 0;
-    for (auto _ : state)
-        benchmark::DoNotOptimize(
-            render::preview_edit(world, tool, picks[i++ % picks.size()], false));
+    for (auto _ : state) {
+        const render::Pick& pick = picks[i++ % picks.size()];
+        benchmark::DoNotOptimize(tool == 1   ? render::preview_flip(world, pick)
+                                 : tool == 2 ? render::preview_split(world, pick)
+                                             : render::preview_collapse(world, pick, false));
+    }
 }
 BENCHMARK(preview)->ArgsProduct({{100'000, 1'000'000}, {1, 2, 3}})->Unit(benchmark::kMicrosecond);
+
+/// One brush dab through the editor's path on the default pipeline's world: the dab on
+/// elevation (edit::apply_dab, raise), its delta, the scene update and the GPU patch of the
+/// vertices it changed. Arg 1: the radius in km. Counter `vertices`: vertices per dab.
+void dab_step(benchmark::State& state) {
+    gl();
+    World document = pipeline_world(state.range(0));
+    edit::Brush brush;
+    brush.layer = "elevation";
+    brush.radius_km = double(state.range(1));
+    brush.strength = 1.0; // small, so that thousands of dabs stay in the layer's range
+    render::Scene_builder builder;
+    render::gl::Gl_renderer renderer;
+    renderer.initialize();
+    render::View_options options;
+    options.layer = "elevation";
+    options.colours.range = std::pair{-8000.0, 8000.0}; // a fixed range, as a user would set
+    renderer.upload(builder.build(document, options));
+    const auto picks = random_picks(document, 256);
+    std::size_t i = 0, vertices = 0;
+    for (auto _ : state) {
+        const render::Pick& pick = picks[i++ % picks.size()];
+        World next = document;
+        const edit::Dab_result r = edit::apply_dab(next, brush, pick.point, pick.vertex);
+        render::World_delta delta = render::delta_from(document);
+        delta.vertices = r.vertices;
+        vertices += r.vertices.size();
+        document = std::move(next);
+        renderer.upload(builder.build(document, options, &delta));
+        gl().finish();
+    }
+    state.counters["vertices"] =
+        double(vertices) / double(std::max<std::int64_t>(state.iterations(), 1));
+    renderer.release();
+}
+BENCHMARK(dab_step)
+    ->ArgsProduct({{1'000'000, 10'000'000}, {50, 200, 1000}})
+    ->Unit(benchmark::kMillisecond);
+
+/// Undo and redo of a 30-dab stroke of 200 km (dabs a quarter radius apart, one merged delta):
+/// swapping the snapshot in and patching the view, alternating. Counter `stroke_bytes`: the
+/// memory the step holds (World::bytes_not_shared_with).
+void stroke_undo_redo(benchmark::State& state) {
+    gl();
+    const World& before = pipeline_world(state.range(0));
+    edit::Brush brush;
+    brush.layer = "elevation";
+    brush.radius_km = 200.0;
+    World after = before;
+    render::World_delta forth = render::delta_from(before);
+    const render::Pick start = random_picks(before, 1).front();
+    glm::dvec3 at = start.point;
+    const glm::dvec3 step = glm::normalize(glm::cross(at, glm::dvec3(0, 1, 0))) * 50.0;
+    for (int d = 0; d < 30; ++d) {
+        const edit::Dab_result r = edit::apply_dab(after, brush, at, start.vertex);
+        forth.vertices.insert(forth.vertices.end(), r.vertices.begin(), r.vertices.end());
+        at = glm::normalize(at + step) * glm::length(at);
+    }
+    const render::World_delta back = render::delta_from(after, forth);
+    render::Scene_builder builder;
+    render::gl::Gl_renderer renderer;
+    renderer.initialize();
+    render::View_options options;
+    options.layer = "elevation";
+    options.colours.range = std::pair{-8000.0, 8000.0};
+    World document = before;
+    renderer.upload(builder.build(document, options));
+    bool undone = true;
+    for (auto _ : state) {
+        document = undone ? after : before;
+        renderer.upload(builder.build(document, options, undone ? &forth : &back));
+        gl().finish();
+        undone = !undone;
+    }
+    state.counters["stroke_bytes"] = double(after.bytes_not_shared_with(before));
+    renderer.release();
+}
+BENCHMARK(stroke_undo_redo)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

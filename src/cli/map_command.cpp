@@ -13,15 +13,12 @@ namespace orbis::cli {
 
 namespace {
 
-// Elevation-like layers get the terrain map, ids a colour per id, anything else viridis.
 Colour_map_kind colour_map_for(const World& world, const std::string& layer) {
-    if (layer == "elevation" || layer == "height") return Colour_map_kind::terrain;
     const Layer_base* l = world.find_layer(layer);
     const bool integer =
         l && (l->value_tag() == Value_type::int32 || l->value_tag() == Value_type::uint32 ||
               l->value_tag() == Value_type::int64);
-    if (integer && layer.size() > 3 && layer.ends_with("_id")) return Colour_map_kind::categorical;
-    return Colour_map_kind::viridis;
+    return default_colour_map(layer, integer);
 }
 
 double sea_level_of(const World& world) {
@@ -48,7 +45,7 @@ CLI::App* add_map_command(CLI::App& app, Map_command_options& o) {
     cmd->add_option("--colour-map", o.colour_map,
                     "Colour map: " + names +
                         " (default: terrain for elevation, categorical for "
-                        "integer *_id layers, else viridis)");
+                        "integer layers, else viridis)");
     cmd->add_option("--range", o.range, "Values at the ends of the colour map: MIN MAX")
         ->expected(2);
     cmd->add_option("--hillshade", o.hillshade,

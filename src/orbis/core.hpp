@@ -4,6 +4,7 @@
 
 #include "orbis/core/chunked_array.hpp"
 #include "orbis/core/dict.hpp"
+#include "orbis/core/element.hpp"
 #include "orbis/core/face_soup.hpp"
 #include "orbis/core/ids.hpp"
 #include "orbis/core/interpolation.hpp"
@@ -14,4 +15,5 @@
 #include "orbis/core/mesh_change.hpp"
 #include "orbis/core/ranges.hpp"
 #include "orbis/core/refusal.hpp"
+#include "orbis/core/sphere_geometry.hpp"
 #include "orbis/core/world.hpp"

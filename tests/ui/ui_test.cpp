@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The editor's window driven for real (under xvfb-run, Mesa's software OpenGL): what the
 // viewport shows, the legend, hover picking, files and generation.
-#include "ui/layers_dock.hpp"
+#include "ui/docks/layers_dock.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
 #include "ui_support.hpp"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // One undoable step of the editor: the World before and after, swapped in on undo and redo.
-#include "ui/world_command.hpp"
+#include "ui/commands/world_command.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -24,7 +24,7 @@ std::optional<render::World_delta> delta_from(const std::optional<render::World_
 
 } // namespace
 
-World_command::World_command(const QString& text, World before, World after, std::size_t bytes,
+World_command::World_command(const QString& text, World before, World after,
                              std::optional<render::World_delta> delta, Show_world show, bool shown)
     : base_text_(text)
     , before_(std::move(before))
@@ -32,7 +32,7 @@ World_command::World_command(const QString& text, World before, World after, std
     , delta_(std::move(delta))
     , show_(std::move(show))
     , skip_first_redo_(shown)
-    , bytes_(bytes) {
+    , bytes_(after_.bytes_not_shared_with(before_)) {
     update_text();
 }
 
@@ -54,16 +54,18 @@ void World_command::redo() {
 
 bool World_command::mergeWith(const QUndoCommand* other) {
     const auto* next = dynamic_cast<const World_command*>(other);
-    if (!next || next->merge_id_ < 0 || next->merge_id_ != merge_id_) return false;
+    if (!next || kind_ == Command_id::none || next->kind_ != kind_ || next->gesture_ != gesture_)
+        return false;
     // One step from this step's start to the other's end: the deltas together cover it.
     after_ = next->after_;
-    // The merged step copied the same chunks again, not new ones.
-    bytes_ = std::max(bytes_, next->bytes_);
+    bytes_ = after_.bytes_not_shared_with(before_);
     if (delta_ && next->delta_) {
         delta_->vertices.insert(delta_->vertices.end(), next->delta_->vertices.begin(),
                                 next->delta_->vertices.end());
         delta_->faces.insert(delta_->faces.end(), next->delta_->faces.begin(),
                              next->delta_->faces.end());
+        delta_->edges.insert(delta_->edges.end(), next->delta_->edges.begin(),
+                             next->delta_->edges.end());
     } else {
         delta_.reset();
     }

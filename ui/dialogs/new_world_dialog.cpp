@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // File > New: the generation pipeline's parameters as a form.
-#include "ui/new_world_dialog.hpp"
+#include "ui/dialogs/new_world_dialog.hpp"
 
 #include "orbis/gen/module_registry.hpp"
 

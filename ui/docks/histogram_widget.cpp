@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // A bar chart of a layer's value histogram, coloured by the colour map it is shown with.
-#include "ui/histogram_widget.hpp"
+#include "ui/docks/histogram_widget.hpp"
 
 #include <QPainter>
 

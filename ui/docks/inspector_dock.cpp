@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The Inspector dock: one element, its neighbours as links and every layer's value for it.
-#include "ui/inspector_dock.hpp"
+#include "ui/docks/inspector_dock.hpp"
 
-#include "ui/latitude_longitude.hpp"
+#include "orbis/core/sphere_geometry.hpp"
 
 #include "orbis/core/layer.hpp"
 #include "orbis/core/world.hpp"
 
+#include <QAction>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTableWidget>
+#include <QTextDocument>
 #include <QVBoxLayout>
 
 #include <glm/geometric.hpp>
@@ -21,16 +23,6 @@
 namespace orbis::ui {
 
 namespace {
-
-// "v12": a prefix and a number. Appended, not concatenated: GCC 12 warns wrongly (-Wrestrict)
-// about `"v" + std::to_string(n)`.
-std::string prefixed(char prefix, std::uint32_t n) {
-    std::string out(1, prefix);
-    out += std::to_string(n);
-    return out;
-}
-
-Edge dual_edge(std::uint32_t index) { return Edge{index | Edge::dual_bit}; }
 
 QString link(const Element& e) {
     const QString name = QString::fromStdString(element_name(e));
@@ -59,67 +51,6 @@ bool scalar(Value_type t) {
 
 } // namespace
 
-std::optional<Element> parse_element(const World& world, const std::string& text) {
-    if (text.size() < 2) return std::nullopt;
-    std::string digits = text.substr(1);
-    bool star = false;
-    if (!digits.empty() && digits.back() == '*') {
-        star = true;
-        digits.pop_back();
-    }
-    if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos ||
-        digits.size() > 10)
-        return std::nullopt;
-    const unsigned long long n = std::stoull(digits);
-    if (n >= Edge::dual_bit) return std::nullopt;
-    const auto i = static_cast<std::uint32_t>(n);
-    const Mesh& m = world.mesh();
-    Element e;
-    switch (text[0]) {
-    case 'v':
-    case 'c':
-        if (star || !m.contains(Vertex(i))) return std::nullopt;
-        e.kind = text[0] == 'v' ? Element::Kind::vertex : Element::Kind::cell;
-        e.vertex = Vertex(i);
-        return e;
-    case 'f':
-        if (star || !m.contains(Face(i))) return std::nullopt;
-        e.kind = Element::Kind::face;
-        e.face = Face(i);
-        return e;
-    case 'e':
-        e.kind = star ? Element::Kind::dual_edge : Element::Kind::edge;
-        e.edge = star ? Edge(i).rot() : Edge(i);
-        break;
-    case 'd':
-        if (star) return std::nullopt;
-        e.kind = Element::Kind::dual_edge;
-        e.edge = dual_edge(i);
-        break;
-    default:
-        return std::nullopt;
-    }
-    // A dual edge exists when its quad-edge does.
-    if (!m.contains(e.edge.is_dual() ? e.edge.inv_rot() : e.edge)) return std::nullopt;
-    return e;
-}
-
-std::string element_name(const Element& e) {
-    switch (e.kind) {
-    case Element::Kind::vertex:
-        return prefixed('v', e.vertex.index());
-    case Element::Kind::cell:
-        return prefixed('c', e.vertex.index());
-    case Element::Kind::face:
-        return prefixed('f', e.face.index());
-    case Element::Kind::edge:
-        return prefixed('e', e.edge.index());
-    case Element::Kind::dual_edge:
-        return prefixed('d', e.edge.index());
-    }
-    return {};
-}
-
 Inspector_dock::Inspector_dock(QWidget* parent)
     : QDockWidget(tr("Inspector"), parent) {
     setObjectName("inspector_dock");
@@ -130,6 +61,22 @@ Inspector_dock::Inspector_dock(QWidget* parent)
     go_to_->setObjectName("go_to");
     go_to_->setPlaceholderText(tr("Go to: v12, f3, e6, d6 (dual), c12 (cell)"));
     layout->addWidget(go_to_);
+    go_to_action_ = new QAction(tr("&Go to Element…"), parent ? parent : this);
+    go_to_action_->setObjectName("go_to_element");
+    go_to_action_->setShortcut(QKeySequence(tr("Ctrl+G")));
+    connect(go_to_action_, &QAction::triggered, this, [this] {
+        show();
+        raise();
+        go_to_->setFocus();
+        go_to_->selectAll();
+    });
+    selection_ = new QLabel(body);
+    selection_->setObjectName("selection_summary");
+    selection_->setTextFormat(Qt::RichText);
+    selection_->setWordWrap(true);
+    selection_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    selection_->hide();
+    layout->addWidget(selection_);
     header_ = new QLabel(body);
     header_->setObjectName("inspector_header");
     header_->setTextFormat(Qt::RichText);
@@ -168,6 +115,17 @@ Inspector_dock::Inspector_dock(QWidget* parent)
         Q_EMIT value_edited(layer, slot, item->text());
     });
     refresh();
+}
+
+void Inspector_dock::set_selection_summary(const QString& html) {
+    selection_->setText(html);
+    selection_->setVisible(!html.isEmpty());
+}
+
+QString Inspector_dock::selection_text() const {
+    QTextDocument doc;
+    doc.setHtml(selection_->text());
+    return selection_->text().isEmpty() ? QString() : doc.toPlainText();
 }
 
 void Inspector_dock::set_world(const World* world) {
@@ -249,7 +207,9 @@ void Inspector_dock::refresh() {
                                                         : tr("Vertex"))
                      .arg(QString::fromStdString(element_name(e)))
                      .arg(pin);
-        if (positions) lines << latitude_longitude(glm::dvec3((*positions)[v]), 4);
+        if (positions)
+            lines << QString::fromStdString(
+                latitude_longitude_text(glm::dvec3((*positions)[v]), 4));
         QStringList neighbours, faces, edges;
         for (const Vertex n : v.neighbors(m))
             neighbours << link(n);
@@ -330,17 +290,24 @@ void Inspector_dock::refresh() {
                 add_row(name, name, primal.quad_index(), edit);
                 break;
             case Layer_type::edge_primal_directed:
-                add_row(name, name + " [" + prefixed('e', primal.index()) + "]", primal.index(),
-                        edit);
-                add_row(name, name + " [" + prefixed('e', primal.sym().index()) + "]",
+                add_row(name,
+                        name + " [" + element_name({Element::Kind::edge, {}, {}, primal}) + "]",
+                        primal.index(), edit);
+                add_row(name,
+                        name + " [" + element_name({Element::Kind::edge, {}, {}, primal.sym()}) +
+                            "]",
                         primal.sym().index(), edit);
                 break;
             case Layer_type::edge_dual:
                 add_row(name, name + " (dual)", dual.quad_index(), edit);
                 break;
             case Layer_type::edge_dual_directed:
-                add_row(name, name + " [" + prefixed('d', dual.index()) + "]", dual.index(), edit);
-                add_row(name, name + " [" + prefixed('d', dual.sym().index()) + "]",
+                add_row(name,
+                        name + " [" + element_name({Element::Kind::dual_edge, {}, {}, dual}) + "]",
+                        dual.index(), edit);
+                add_row(name,
+                        name + " [" + element_name({Element::Kind::dual_edge, {}, {}, dual.sym()}) +
+                            "]",
                         dual.sym().index(), edit);
                 break;
             default:

@@ -5,7 +5,7 @@
 
 // moc cannot parse <concepts>, which the ids pull in; it needs no types, only their names.
 #ifndef Q_MOC_RUN
-#include "ui/element.hpp"
+#include "orbis/core/element.hpp"
 #endif
 
 #include <QDockWidget>
@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <optional>
 
+class QAction;
 class QLabel;
 class QLineEdit;
 class QTableWidget;
@@ -47,10 +48,17 @@ public:
     void hover(const std::optional<Element>& e);
     /// The text shown (the header and every row), for tests and copying.
     QString text() const;
+    /// "Go to Element…" (Ctrl+G, object name go_to_element): shows the dock and puts the cursor
+    /// in its Go to line.
+    QAction* go_to_action() const { return go_to_action_; }
+    /// Shows `html` about the selection above the element (empty hides it).
+    void set_selection_summary(const QString& html);
+    /// The selection's summary as plain text, empty when there is none.
+    QString selection_text() const;
 
 Q_SIGNALS:
     /// A link or "Go to" asked for element `e`.
-    void element_requested(const orbis::ui::Element& e);
+    void element_requested(const orbis::Element& e);
     /// The user typed `text` as the value of `layer` for the element's `slot`.
     void value_edited(const QString& layer, std::size_t slot, const QString& text);
 
@@ -63,7 +71,9 @@ private:
     std::optional<Element> pinned_;
     std::optional<Element> hovered_;
     QLabel* header_ = nullptr;
+    QLabel* selection_ = nullptr;
     QLineEdit* go_to_ = nullptr;
+    QAction* go_to_action_ = nullptr;
     QTableWidget* values_ = nullptr;
     bool filling_ = false;
 };

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Layers dock: every layer of the World with its statistics, and how the shown one looks.
-#include "ui/layers_dock.hpp"
+#include "ui/docks/layers_dock.hpp"
 
-#include "ui/histogram_widget.hpp"
+#include "ui/docks/histogram_widget.hpp"
 
 #include "orbis/core/world.hpp"
 
@@ -182,12 +182,7 @@ render::Colour_options Layers_dock::colour_options() const {
     if (!chosen.isEmpty()) {
         o.map = colour_map_from_name(chosen.toStdString());
     } else if (const render::Layer_stats* s = shown_stats()) {
-        if (s->name == "elevation")
-            o.map = Colour_map_kind::terrain;
-        else if (is_integer_type(s->value_type))
-            o.map = Colour_map_kind::categorical;
-        else
-            o.map = Colour_map_kind::viridis;
+        o.map = default_colour_map(s->name, is_integer_type(s->value_type));
     }
     if (!auto_range_->isChecked()) o.range = std::pair{min_->value(), max_->value()};
     return o;

@@ -177,6 +177,14 @@ public:
     bool shares_chunk(const Chunked_array& other, std::size_t c) const {
         return c < data_.size() && c < other.data_.size() && data_[c] == other.data_[c];
     }
+    /// Bytes of this array's chunks that `other` does not share at the same index: what a
+    /// snapshot costs beyond the one it was copied from. O(chunks).
+    std::size_t chunk_bytes_not_shared_with(const Chunked_array& other) const {
+        std::size_t bytes = 0;
+        for (std::size_t c = 0; c < data_.size(); ++c)
+            if (!shares_chunk(other, c)) bytes += sizeof(Chunk);
+        return bytes;
+    }
     /// Bytes of chunk storage this array refers to (shared or not).
     std::size_t chunk_bytes() const { return data_.size() * sizeof(Chunk); }
     /// Bytes of chunks no other copy refers to.

@@ -233,4 +233,9 @@ std::optional<Colour_map_kind> colour_map_from_name(std::string_view name) {
 
 std::span<const std::string_view> colour_map_names() { return names; }
 
+Colour_map_kind default_colour_map(std::string_view name, bool integer) {
+    if (name == "elevation" || name == "height") return Colour_map_kind::terrain;
+    return integer ? Colour_map_kind::categorical : Colour_map_kind::viridis;
+}
+
 } // namespace orbis

@@ -66,6 +66,11 @@ double normalise(double value, double min, double max);
 Srgb8 map_colour(Colour_map_kind kind, double value, double min, double max,
                  double sea_level = 0.0);
 
+/// The map a layer called `name` is shown with unless the user picks another: terrain for
+/// "elevation" and "height" (metres), categorical for integer layers (ids), viridis otherwise.
+/// The editor and orbis-cli map both use it.
+Colour_map_kind default_colour_map(std::string_view name, bool integer);
+
 /// The name of `kind` ("viridis", "magma", "turbo", "diverging", "terrain", "categorical");
 /// "unknown" for a value outside the enum.
 std::string_view colour_map_name(Colour_map_kind kind);

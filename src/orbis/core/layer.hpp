@@ -87,6 +87,9 @@ public:
     virtual std::size_t bytes() const = 0;
     /// Bytes of value chunks no other copy of the layer refers to.
     virtual std::size_t private_bytes() const = 0;
+    /// Bytes of value chunks of this layer that `other` does not share (all of them when
+    /// `other` is of another type). O(chunks).
+    virtual std::size_t bytes_not_shared_with(const Layer_base& other) const = 0;
     /// True when chunk `c` of both layers is the same memory (copy-on-write sharing).
     virtual bool shares_chunk(const Layer_base& other, std::size_t c) const = 0;
     /// Same name, type, value type, settings and values, bit for bit (every slot, deleted ones
@@ -208,6 +211,10 @@ public:
     std::string format_value(std::size_t slot) const override { return format(values_[slot]); }
     std::size_t bytes() const override { return values_.chunk_bytes(); }
     std::size_t private_bytes() const override { return values_.private_chunk_bytes(); }
+    std::size_t bytes_not_shared_with(const Layer_base& other) const override {
+        const auto* o = dynamic_cast<const Layer*>(&other);
+        return o ? values_.chunk_bytes_not_shared_with(o->values_) : bytes();
+    }
     bool shares_chunk(const Layer_base& other, std::size_t c) const override {
         const auto* o = dynamic_cast<const Layer*>(&other);
         return o && values_.shares_chunk(o->values_, c);
@@ -225,6 +232,19 @@ public:
             assert((Type == Layer_type::edge_primal || Type == Layer_type::edge_primal_directed) ==
                    k.is_primal());
             return is_directed(Type) ? k.index() : k.quad_index();
+        }
+    }
+    /// The element of `slot`, the inverse of slot(): for undirected edge layers the quad-edge's
+    /// base edge (primal, or dual for dual layers).
+    static key_type key(std::size_t slot) {
+        const auto i = static_cast<std::uint32_t>(slot);
+        if constexpr (Type == Layer_type::vertex || Type == Layer_type::face) {
+            return key_type(i);
+        } else {
+            const bool dual =
+                Type == Layer_type::edge_dual || Type == Layer_type::edge_dual_directed;
+            const std::uint32_t index = is_directed(Type) ? i : 2 * i;
+            return key_type(dual ? (index | Edge::dual_bit) : index);
         }
     }
     /// The number of slots a layer of this kind has on mesh `m`.

@@ -103,6 +103,15 @@ std::size_t Mesh::private_connectivity_bytes() const {
            free_faces_.private_chunk_bytes() + free_quads_.private_chunk_bytes();
 }
 
+std::size_t Mesh::connectivity_bytes_not_shared_with(const Mesh& other) const {
+    return vertex_edge_.chunk_bytes_not_shared_with(other.vertex_edge_) +
+           face_edge_.chunk_bytes_not_shared_with(other.face_edge_) +
+           quads_.chunk_bytes_not_shared_with(other.quads_) +
+           free_vertices_.chunk_bytes_not_shared_with(other.free_vertices_) +
+           free_faces_.chunk_bytes_not_shared_with(other.free_faces_) +
+           free_quads_.chunk_bytes_not_shared_with(other.free_quads_);
+}
+
 bool operator==(const Mesh& a, const Mesh& b) {
     return a.vertex_count_ == b.vertex_count_ && a.face_count_ == b.face_count_ &&
            a.quad_count_ == b.quad_count_ && a.vertex_edge_ == b.vertex_edge_ &&

@@ -158,6 +158,8 @@ public:
     std::size_t connectivity_bytes() const;
     /// Bytes of connectivity chunks that no copy of this mesh shares.
     std::size_t private_connectivity_bytes() const;
+    /// Bytes of connectivity chunks of this mesh that `other` does not share. O(chunks).
+    std::size_t connectivity_bytes_not_shared_with(const Mesh& other) const;
     ///@}
 
     /// Checks every invariant (rings closed and consistent with origins, dual rings in step

@@ -206,6 +206,20 @@ World_memory World::memory() const {
     return m;
 }
 
+std::size_t World::bytes_not_shared_with(const World& other) const {
+    std::size_t bytes = 0;
+    if (mesh_ != other.mesh_) bytes += mesh_->connectivity_bytes_not_shared_with(*other.mesh_);
+    for (const auto& [name, e] : entries_) {
+        if (!e.typed) continue;
+        const auto o = other.entries_.find(name);
+        if (o == other.entries_.end() || !o->second.typed)
+            bytes += e.typed->bytes();
+        else if (e.typed != o->second.typed)
+            bytes += e.typed->bytes_not_shared_with(*o->second.typed);
+    }
+    return bytes;
+}
+
 bool operator==(const World& a, const World& b) {
     if (a.mesh_ != b.mesh_ && !(*a.mesh_ == *b.mesh_)) return false;
     if (a.random_ != b.random_ && !(*a.random_ == *b.random_)) return false;

@@ -319,6 +319,10 @@ public:
     /// Memory referred to, and memory private to this World (not shared with any snapshot).
     /// O(number of chunks).
     World_memory memory() const;
+    /// Bytes of mesh and layer chunks of this World that `other` does not share: what keeping
+    /// both costs beyond keeping `other`, e.g. an undo step's snapshot after its neighbour.
+    /// O(number of chunks).
+    std::size_t bytes_not_shared_with(const World& other) const;
 
     /// Same mesh, same layers (names, types, settings, values) and dicts, same generator
     /// state. Versions and callbacks are not compared. Shared chunks are not read.

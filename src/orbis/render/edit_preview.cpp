@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iomanip>
+#include <numbers>
 #include <ostream>
 #include <sstream>
 
@@ -70,22 +71,6 @@ void add_cause(const World& w, const Refusal& r, Edit_preview& p) {
 
 } // namespace
 
-const char* edit_tool_name(Edit_tool tool) {
-    switch (tool) {
-    case Edit_tool::select:
-        return "Select";
-    case Edit_tool::flip:
-        return "Flip";
-    case Edit_tool::split:
-        return "Split";
-    case Edit_tool::collapse:
-        return "Collapse";
-    case Edit_tool::move:
-        return "Move";
-    }
-    return "";
-}
-
 float edge_fraction(const World& world, Edge e, const glm::dvec3& p) {
     const Mesh& m = world.mesh();
     const glm::dvec3 a(position(world, e.origin(m))), b(position(world, e.dest(m)));
@@ -101,10 +86,14 @@ glm::vec3 split_position(const World& world, Edge e, float t) {
     return detail::slerp_value(position(world, e.origin(m)), position(world, e.dest(m)), t);
 }
 
+namespace {
+
+// The edits a preview is made for.
+enum class Edit_tool { flip, split, collapse, move };
+
 Edit_preview preview_edit(const World& world, Edit_tool tool, const Pick& pick, bool snap) {
     const Mesh& m = world.mesh();
     Edit_preview p;
-    p.tool = tool;
     p.edge = pick.edge.base();
     p.vertex = pick.vertex;
     // The pick may come from a picture of an older state (the view catches up off the GUI
@@ -115,12 +104,9 @@ Edit_preview preview_edit(const World& world, Edit_tool tool, const Pick& pick, 
     }
     if (tool == Edit_tool::move)
         p.subject_points.push_back(position(world, pick.vertex));
-    else if (tool != Edit_tool::select)
+    else
         add_edge(world, p.subject_segments, p.edge);
     switch (tool) {
-    case Edit_tool::select:
-        p.allowed = true;
-        return p;
     case Edit_tool::move:
         p.allowed = m.contains(pick.vertex);
         if (p.allowed) {
@@ -191,6 +177,46 @@ Edit_preview preview_edit(const World& world, Edit_tool tool, const Pick& pick, 
         add_cause(world, *p.refusal, p);
     }
     return p;
+}
+
+} // namespace
+
+Edit_preview preview_flip(const World& world, const Pick& pick) {
+    return preview_edit(world, Edit_tool::flip, pick, false);
+}
+
+Edit_preview preview_split(const World& world, const Pick& pick) {
+    return preview_edit(world, Edit_tool::split, pick, false);
+}
+
+Edit_preview preview_collapse(const World& world, const Pick& pick, bool snap) {
+    return preview_edit(world, Edit_tool::collapse, pick, snap);
+}
+
+Edit_preview preview_move(const World& world, const Pick& pick) {
+    return preview_edit(world, Edit_tool::move, pick, false);
+}
+
+std::vector<glm::vec3> surface_circle(const glm::dvec3& centre, double radius_km) {
+    const double r = glm::length(centre);
+    std::vector<glm::vec3> segments;
+    if (!(r > 0.0)) return segments;
+    const glm::dvec3 c = centre / r;
+    const glm::dvec3 u = glm::normalize(
+        glm::cross(c, std::abs(c.y) < 0.9 ? glm::dvec3(0, 1, 0) : glm::dvec3(1, 0, 0)));
+    const glm::dvec3 v = glm::cross(c, u);
+    const double a = std::min(radius_km / r, std::numbers::pi);
+    constexpr int n = 96;
+    auto at = [&](int i) {
+        const double t = 2.0 * std::numbers::pi * i / n;
+        return glm::vec3(1.002 * r *
+                         (std::cos(a) * c + std::sin(a) * (std::cos(t) * u + std::sin(t) * v)));
+    };
+    for (int i = 0; i < n; ++i) {
+        segments.push_back(at(i));
+        segments.push_back(at(i + 1));
+    }
+    return segments;
 }
 
 } // namespace orbis::render

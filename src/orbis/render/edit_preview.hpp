@@ -19,21 +19,8 @@ class World;
 
 namespace orbis::render {
 
-/// The editing tools of the viewport.
-enum class Edit_tool {
-    select,   ///< pick an element to inspect
-    flip,     ///< flip the edge under the cursor
-    split,    ///< split the edge at the cursor
-    collapse, ///< collapse the edge, joining at the cursor (or at an end, snapped)
-    move,     ///< drag the vertex under the cursor along the sphere
-};
-
-/// The tool's name as menus and messages say it ("Flip", ...).
-const char* edit_tool_name(Edit_tool tool);
-
 /// The verdict of a tool for one pick, and what to draw.
 struct Edit_preview {
-    Edit_tool tool = Edit_tool::select;
     bool allowed = false;           ///< the edit would be made
     std::optional<Refusal> refusal; ///< why not, when refused
     std::string message;            ///< the verdict in one line (the refusal's message if refused)
@@ -52,13 +39,23 @@ struct Edit_preview {
 /// closest point of the chord (clamped to [0, 1]).
 float edge_fraction(const World& world, Edge e, const glm::dvec3& p);
 
-/// The verdict of `tool` for what `pick` hit, decided by the mesh's check_flip, check_split or
-/// check_collapse (so it says exactly what applying would do). Split and collapse take t from
-/// where the pick lies along the edge (split kept within [0.05, 0.95]); `snap` moves a
-/// collapse's t to the nearer end (0 or 1). Select previews nothing (allowed, no ghost).
-/// A pick naming elements `world` no longer has (taken on an older state) is not allowed and
-/// has no refusal. Cost O(valence).
-Edit_preview preview_edit(const World& world, Edit_tool tool, const Pick& pick, bool snap);
+/// Whether flipping the edge `pick` names is allowed (Mesh::check_flip), with the new edge as
+/// ghost or the cause in red. A pick naming elements `world` no longer has (taken on an older
+/// state) is not allowed and has no refusal. Cost O(valence), as for the others below.
+Edit_preview preview_flip(const World& world, const Pick& pick);
+/// The verdict of splitting the picked edge where the pick lies along it (t kept within
+/// [0.05, 0.95]; Mesh::check_split), with the new vertex and its edges as ghost.
+Edit_preview preview_split(const World& world, const Pick& pick);
+/// The verdict of collapsing the picked edge, joining where the pick lies along it, or at the
+/// nearer end with `snap` (t = 0 or 1; Mesh::check_collapse).
+Edit_preview preview_collapse(const World& world, const Pick& pick, bool snap);
+/// The verdict of dragging the picked vertex (allowed while it exists).
+Edit_preview preview_move(const World& world, const Pick& pick);
+
+/// Segments (pairs of ends) of the geodesic circle of `radius_km` around the direction of
+/// `centre`, on the sphere through `centre`, lifted by 0.2 % so that it is not buried in the
+/// triangles it lies on: a brush's outline. Empty for the origin.
+std::vector<glm::vec3> surface_circle(const glm::dvec3& centre, double radius_km);
 
 /// The position a vertex created by split(e, t) gets: the position layer's slerp interpolation
 /// (detail::slerp_value) of the edge's ends.

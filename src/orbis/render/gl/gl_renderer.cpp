@@ -328,12 +328,21 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     draw_part(parts_[points], GL_POINTS, point_lift, point_colour, false);
     draw_part(parts_[boundary], GL_LINES, point_lift, boundary_colour, false);
     draw_part(parts_[arrows], GL_LINES, point_lift, point_colour, false);
+    // The selection spans the globe: its far side hides behind the planet like the surface.
+    const int selection = static_cast<int>(Overlay::selection);
+    glLineWidth(2.0f);
+    draw_part(parts_[overlay_parts + 2 * selection], GL_LINES, highlight_lift,
+              overlay_colours_[selection], false);
+    glPointSize(3.0f);
+    draw_part(parts_[overlay_parts + 2 * selection + 1], GL_POINTS, point_lift,
+              overlay_colours_[selection], false);
+    glLineWidth(1.0f);
     glDisable(GL_DEPTH_TEST);
     glPointSize(9.0f);
     // Wide lines are no core feature but Mesa and the desktop drivers draw them; where they
     // are refused the overlays stay one pixel wide.
     glLineWidth(3.0f);
-    for (int o = 0; o < 3; ++o) {
+    for (int o = 0; o < selection; ++o) {
         draw_part(parts_[overlay_parts + 2 * o], GL_LINES, highlight_lift, overlay_colours_[o],
                   false);
         draw_part(parts_[overlay_parts + 2 * o + 1], GL_POINTS, highlight_lift, overlay_colours_[o],

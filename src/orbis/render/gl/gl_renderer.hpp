@@ -55,8 +55,10 @@ public:
     /// colours or overlay passes (the benchmark's baseline).
     void draw_bare(const Camera& camera, const glm::vec4& background);
 
-    /// The overlays drawn on top of everything, in this order.
-    enum class Overlay { highlight, ghost, cause };
+    /// The overlays drawn on top of everything, in this order; `selection` is hidden behind the
+    /// planet like the surface (a selection spans the globe), the others are not (they are
+    /// where the cursor is).
+    enum class Overlay { highlight, ghost, cause, selection };
     /// Sets an overlay: line segments (pairs of ends) and points in one colour.
     void set_overlay(Overlay which, const std::vector<glm::vec3>& segments,
                      const std::vector<glm::vec3>& points, const glm::vec4& colour);
@@ -92,8 +94,8 @@ private:
         points,
         boundary,
         arrows,
-        overlay_parts, // three overlays, lines then points
-        part_count = overlay_parts + 6
+        overlay_parts, // four overlays, lines then points
+        part_count = overlay_parts + 8
     };
 
     unsigned compile(std::string_view vertex, std::string_view fragment, const char* name);
@@ -124,8 +126,10 @@ private:
     Part parts_[part_count];
     bool voronoi_outlines_ = false;
     bool dual_edges_coloured_ = false;
-    glm::vec4 overlay_colours_[3] = {
-        {1.0f, 0.6f, 0.0f, 1.0f}, {0.2f, 1.0f, 0.4f, 1.0f}, {1.0f, 0.15f, 0.15f, 1.0f}};
+    glm::vec4 overlay_colours_[4] = {{1.0f, 0.6f, 0.0f, 1.0f},
+                                     {0.2f, 1.0f, 0.4f, 1.0f},
+                                     {1.0f, 0.15f, 0.15f, 1.0f},
+                                     {0.3f, 0.95f, 1.0f, 1.0f}};
 };
 
 } // namespace orbis::render::gl

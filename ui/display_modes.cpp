@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+// The view's display modes, declared once.
+#include "ui/display_modes.hpp"
+
+#include "ui/docks/layers_dock.hpp"
+#include "ui/viewport.hpp"
+
+#include <QAction>
+#include <QSettings>
+#include <QWidget>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace orbis::ui {
+
+namespace {
+
+using O = render::View_options;
+
+constexpr std::array<Display_mode, 12> modes{{
+    {"show_triangles", "&Triangles", "1", true, true, "", [](O& o, bool on) { o.triangles = on; }},
+    {"smooth_shading", "S&mooth Shading", "Shift+1", false, false, "",
+     [](O& o, bool on) { o.shading = on ? render::Shading::smooth : render::Shading::flat; }},
+    {"show_wireframe", "&Wireframe", "2", false, true, "", [](O& o, bool on) { o.wireframe = on; }},
+    {"show_voronoi_cells", "&Voronoi Cells", "3", false, true, "",
+     [](O& o, bool on) { o.voronoi_cells = on; }},
+    {"show_voronoi_outlines", "Voronoi &Outlines", "4", false, true, "",
+     [](O& o, bool on) { o.voronoi_outlines = on; }},
+    {"show_dual_edges", "&Dual Edges", "5", false, true, "",
+     [](O& o, bool on) { o.dual_edges = on; }},
+    {"show_points", "&Points", "6", false, true, "", [](O& o, bool on) { o.points = on; }},
+    {"show_boundary", "&Boundary Edges", "7", true, false, "",
+     [](O& o, bool on) { o.boundary = on; }},
+    {"show_arrows", "Vector &Arrows", "9", false, false,
+     "Show a vec3 vertex layer as arrows (dark tail, bright tip)",
+     [](O& o, bool on) { o.arrows = on; }},
+    {"lighting", "&Lighting", "L", true, true, "", [](O& o, bool on) { o.lighting = on; }},
+    {"relief", "&Relief", "8", false, true,
+     "Lift the surface by the shown layer (or elevation), exaggerated", nullptr},
+    {"show_legend", "L&egend", "", true, false, "", nullptr},
+}};
+
+} // namespace
+
+std::span<const Display_mode> display_modes() { return modes; }
+
+void restore_display_modes(QWidget& window) {
+    const QSettings settings;
+    for (const Display_mode& m : modes)
+        if (auto* a = window.findChild<QAction*>(m.id))
+            a->setChecked(settings.value(QString("view/") + m.id, a->isChecked()).toBool());
+}
+
+void save_display_modes(const QWidget& window) {
+    QSettings settings;
+    for (const Display_mode& m : modes)
+        if (const auto* a = window.findChild<QAction*>(m.id))
+            settings.setValue(QString("view/") + m.id, a->isChecked());
+}
+
+render::View_options view_options(const QWidget& window, const Layers_dock& layers,
+                                  double relief_percent, QString* refusal) {
+    render::View_options o;
+    auto on = [&](const char* id) {
+        const auto* a = window.findChild<QAction*>(id);
+        return a && a->isChecked();
+    };
+    for (const Display_mode& m : modes)
+        if (m.apply) m.apply(o, on(m.id));
+    o.layer = layers.shown_layer();
+    o.colours = layers.colour_options();
+    if (!on("relief")) return o;
+    auto scalar_vertex = [](const render::Layer_stats& s) {
+        return !s.is_dict && s.type == Layer_type::vertex &&
+               (s.value_type == "float" || s.value_type == "double" || s.value_type == "int32");
+    };
+    const render::Layer_stats* relief = nullptr;
+    for (const char* name : {o.layer.c_str(), "elevation"})
+        for (const render::Layer_stats& s : layers.stats())
+            if (!relief && scalar_vertex(s) && s.name == name) relief = &s;
+    if (relief && std::isfinite(relief->min) && std::isfinite(relief->max)) {
+        const double largest = std::max(std::abs(relief->min), std::abs(relief->max));
+        o.relief = relief->name;
+        o.relief_scale = largest > 0.0 ? relief_percent / 100.0 / largest : 0.0;
+    } else if (refusal) {
+        *refusal = QObject::tr("Relief needs a scalar vertex layer");
+    }
+    return o;
+}
+
+Legend legend_for(const Layers_dock& layers, bool show) {
+    Legend legend;
+    const render::Layer_stats* s = layers.shown_stats();
+    const render::Colour_options o = layers.colour_options();
+    const bool vector = s && s->value_type.find("vec") != std::string::npos;
+    legend.visible =
+        show && s && !vector && o.map && std::isfinite(s->min) && std::isfinite(s->max);
+    if (legend.visible) {
+        legend.title = s->name;
+        legend.map = *o.map;
+        legend.min = o.range ? o.range->first : s->min;
+        legend.max = o.range ? o.range->second : s->max;
+        legend.sea_level = o.sea_level;
+    }
+    return legend;
+}
+
+} // namespace orbis::ui

@@ -654,9 +654,9 @@ TEST(Selection_values, refusals_leave_the_world_unchanged) {
     expect_refused(
         w, [&] { set_values(w, s, "elevation", 1e300); }, "too large");
     expect_refused(
-        w, [&] { set_values(w, s, "plate_id", 2.5); }, "not one");
+        w, [&] { set_values(w, s, "plate_id", 2.5); }, "2.5, is not a");
     expect_refused(
-        w, [&] { set_values(w, s, "plate_id", 3e9); }, "not one");
+        w, [&] { set_values(w, s, "plate_id", 3e9); }, "is not a");
     expect_refused(
         w, [&] { set_values(w, s, "extra_flag", 2); }, "0 or 1");
     expect_refused(

@@ -4,6 +4,10 @@
 #include "orbis/edit/selection.hpp"
 
 #include "orbis/core/interpolation.hpp"
+#include "orbis/core/sphere_geometry.hpp"
+#include "orbis/edit/detail/sphere_search.hpp"
+#include "orbis/edit/layer_values.hpp"
+#include "orbis/edit/sphere_search.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 
 #include <glm/geometric.hpp>
@@ -12,44 +16,29 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <limits>
+#include <iterator>
 #include <new>
 #include <numbers>
 #include <queue>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 namespace orbis::edit {
 
 namespace {
 
-using Positions = Layer<glm::vec3, Layer_type::vertex>;
+using detail::Id_set;
+using detail::Positions;
+using detail::positions_of;
 
 // ---- small helpers ----
-
-const Positions* positions_of(const World& world) {
-    try {
-        return world.layer(position_layer);
-    } catch (const Layer_error&) {
-        return nullptr; // a layer called "position" of another type: no positions for us
-    }
-}
 
 const Positions& positions_or_throw(const World& world) {
     const Positions* p = positions_of(world);
     if (!p) throw std::invalid_argument("the world has no position layer");
     return *p;
-}
-
-bool finite(const glm::dvec3& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
-
-// The angle between two directions; atan2 keeps small and near-pi angles accurate, and the
-// arguments need not be unit vectors.
-double angle_between(const glm::dvec3& a, const glm::dvec3& b) {
-    return std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
 }
 
 // Great-circle length in km; the mean of both radii makes it exact on a sphere and sensible on
@@ -82,155 +71,6 @@ template <class Id>
 bool sorted_unique(const std::vector<Id>& ids) {
     return std::adjacent_find(ids.begin(), ids.end(), [](Id a, Id b) { return !(a < b); }) ==
            ids.end();
-}
-
-// An open-addressing set of 32-bit indices: selections are small next to the mesh, so a set
-// sized to the selection keeps every operation O(selection) instead of O(vertex slots).
-class Index_set {
-public:
-    explicit Index_set(std::size_t expected = 0) {
-        std::size_t n = 16;
-        while (n * 3 < expected * 4 + 4)
-            n *= 2;
-        reset(n);
-    }
-    // True when `k` was not in the set yet.
-    bool insert(std::uint32_t k) {
-        if ((used_ + 1) * 4 > slots_.size() * 3) grow();
-        std::size_t i = home(k), tomb = slots_.size();
-        for (;; i = (i + 1) & mask_) {
-            const std::uint32_t s = slots_[i];
-            if (s == k) return false;
-            if (s == empty_) break;
-            if (s == tombstone_ && tomb == slots_.size()) tomb = i;
-        }
-        if (tomb != slots_.size()) {
-            slots_[tomb] = k;
-        } else {
-            slots_[i] = k;
-            ++used_;
-        }
-        ++size_;
-        return true;
-    }
-    bool contains(std::uint32_t k) const {
-        for (std::size_t i = home(k);; i = (i + 1) & mask_) {
-            if (slots_[i] == k) return true;
-            if (slots_[i] == empty_) return false;
-        }
-    }
-    bool erase(std::uint32_t k) {
-        for (std::size_t i = home(k);; i = (i + 1) & mask_) {
-            if (slots_[i] == k) {
-                slots_[i] = tombstone_;
-                --size_;
-                return true;
-            }
-            if (slots_[i] == empty_) return false;
-        }
-    }
-    std::size_t size() const { return size_; }
-
-private:
-    static constexpr std::uint32_t empty_ = UINT32_MAX;
-    static constexpr std::uint32_t tombstone_ = UINT32_MAX - 1;
-
-    // A full mixer, not Fibonacci hashing: the vertices of a region of a Fibonacci sphere
-    // differ by Fibonacci numbers, which golden-ratio multiplication sends to adjacent slots.
-    std::size_t home(std::uint32_t k) const {
-        std::uint64_t x = k;
-        x ^= x >> 16;
-        x *= 0x45d9f3b3335b369ull;
-        x ^= x >> 29;
-        x *= 0xbf58476d1ce4e5b9ull;
-        x ^= x >> 32;
-        return static_cast<std::size_t>(x) & mask_;
-    }
-    void reset(std::size_t n) {
-        slots_.assign(n, empty_);
-        mask_ = n - 1;
-        used_ = size_ = 0;
-    }
-    void grow() {
-        std::vector<std::uint32_t> old = std::move(slots_);
-        // Only tombstones filling the table: rehash at the same size.
-        reset(size_ * 2 >= old.size() / 2 ? old.size() * 2 : old.size());
-        for (const std::uint32_t s : old)
-            if (s != empty_ && s != tombstone_) insert(s);
-    }
-
-    std::vector<std::uint32_t> slots_;
-    std::size_t mask_ = 0;
-    std::size_t used_ = 0; // live keys and tombstones
-    std::size_t size_ = 0; // live keys
-};
-
-// ---- walking and filling ----
-
-Vertex first_vertex_with_edges(const Mesh& m) {
-    for (const Vertex v : m.vertices())
-        if (v.edge(m).valid()) return v;
-    return no_vertex;
-}
-
-// The directions within an angle of a unit vector u, tested by the chord: |q/|q| - u|^2 <=
-// 4 sin^2(angle / 2) holds exactly when the angle is within, keeps small angles accurate
-// (unlike a dot product against a cosine) and costs no trigonometry per vertex.
-struct Cap {
-    glm::dvec3 u;
-    double chord2;
-    Cap(const glm::dvec3& unit, double angle)
-        : u(unit) {
-        const double h = 2 * std::sin(0.5 * std::min(angle, std::numbers::pi));
-        chord2 = angle < 0 ? -1 : h * h;
-    }
-    bool contains(const glm::vec3& p) const {
-        const glm::dvec3 d = glm::normalize(glm::dvec3(p)) - u;
-        return glm::dot(d, d) <= chord2;
-    }
-};
-
-// Greedy walk to the vertex whose direction is closest to `u`: on a Delaunay triangulation
-// a vertex that is not the nearest always has a nearer neighbour, so the walk ends there.
-Vertex nearest_vertex(const Mesh& m, const Positions& p, const glm::dvec3& u, Vertex hint) {
-    Vertex v = hint.valid() && m.contains(hint) && hint.edge(m).valid()
-                   ? hint
-                   : first_vertex_with_edges(m);
-    if (!v.valid()) return no_vertex;
-    double best = glm::dot(glm::normalize(glm::dvec3(p[v])), u);
-    for (;;) {
-        Vertex next = v;
-        for (const Vertex n : v.neighbors(m)) {
-            const double d = glm::dot(glm::normalize(glm::dvec3(p[n])), u);
-            if (d > best) {
-                best = d;
-                next = n;
-            }
-        }
-        if (next == v) return v;
-        v = next;
-    }
-}
-
-// The vertices within `angle` of the unit direction `u`, by a flood fill from the nearest
-// vertex (the vertices of a Delaunay triangulation inside a circle are connected). `visit`
-// sees each one.
-template <class Visit>
-void fill_cap(const Mesh& m, const Positions& p, const glm::dvec3& u, double angle, Vertex hint,
-              Visit visit) {
-    const Cap cap(u, angle);
-    const Vertex start = nearest_vertex(m, p, u, hint);
-    if (!start.valid() || !cap.contains(p[start])) return;
-    Index_set seen(64);
-    std::vector<Vertex> stack{start};
-    seen.insert(start.index());
-    while (!stack.empty()) {
-        const Vertex v = stack.back();
-        stack.pop_back();
-        visit(v);
-        for (const Vertex n : v.neighbors(m))
-            if (seen.insert(n.index()) && cap.contains(p[n])) stack.push_back(n);
-    }
 }
 
 // ---- lasso ----
@@ -397,26 +237,17 @@ std::optional<std::string> check_selection(const World& world, const Selection& 
     return std::nullopt;
 }
 
-// ---- layer dispatch ----
-
-// Calls f(layer) with the typed layer when `base` is a scalar vertex or face layer; returns
-// false otherwise.
-template <class F>
-bool with_scalar_layer(const Layer_base& base, F&& f) {
-    return with_value_type(base.value_tag(), [&]<class T>() {
-        if constexpr (Layer_scalar<T>) {
-            if (base.type() == Layer_type::vertex) {
-                f(static_cast<const Layer<T, Layer_type::vertex>&>(base));
-                return true;
-            }
-            if (base.type() == Layer_type::face) {
-                f(static_cast<const Layer<T, Layer_type::face>&>(base));
-                return true;
-            }
-        }
-        return false;
-    });
+// unite and subtract: one sorted-range set operation on the vertices and on the faces.
+template <class Op>
+Selection combine(const Selection& a, const Selection& b, Op op) {
+    Selection s;
+    op(a.vertices.begin(), a.vertices.end(), b.vertices.begin(), b.vertices.end(),
+       std::back_inserter(s.vertices));
+    op(a.faces.begin(), a.faces.end(), b.faces.begin(), b.faces.end(), std::back_inserter(s.faces));
+    return s;
 }
+
+// ---- mesh edits inside the selection ----
 
 // A mesh edit inside the selection must not change vertex values outside it: refuse vertex
 // layers whose rules reset or remove the whole layer on a split (refine) or collapse (coarsen).
@@ -527,9 +358,9 @@ bool wants_flip(const Positions& p, const Quad& q) {
 // Lawson flips of the edges whose ends are both in `inside`, starting from `seeds` and
 // following the edges each flip makes suspect. Terminates: each flip lowers the lifted
 // triangulation strictly; the cap only guards against inexact positions.
-std::size_t flip_inside(World& world, Mesh_lock& lock, const Index_set& inside,
+std::size_t flip_inside(World& world, Mesh_lock& lock, const Id_set& inside,
                         const std::vector<Edge>& seeds, Touched& touched) {
-    Index_set queued(seeds.size());
+    Id_set queued(seeds.size());
     std::vector<Edge> stack;
     const auto push = [&](const Mesh& m, Edge e) {
         const Edge b = e.base();
@@ -585,12 +416,20 @@ struct Edge_item {
     Edge e;
     Vertex a, b;
 };
+// refine's order: it wants the edges longer than its target, the longest first.
 struct Longer_first {
+    static constexpr const char* wanted_words = "longer";
+    static constexpr bool collapses = false;
+    static bool wanted(double length, double target_km) { return length > target_km; }
     bool operator()(const Edge_item& x, const Edge_item& y) const {
         return x.length < y.length || (x.length == y.length && x.e.mask() > y.e.mask());
     }
 };
+// coarsen's order: it wants the edges shorter than its target, the shortest first.
 struct Shorter_first {
+    static constexpr const char* wanted_words = "shorter";
+    static constexpr bool collapses = true;
+    static bool wanted(double length, double target_km) { return length < target_km; }
     bool operator()(const Edge_item& x, const Edge_item& y) const {
         return x.length > y.length || (x.length == y.length && x.e.mask() > y.e.mask());
     }
@@ -643,60 +482,122 @@ Selection after_selection(const World& world, const Selection& before,
     return s;
 }
 
+// What refine, coarsen and restore_delaunay share: the selection's vertex set, the vertices
+// inside it (kept current as an edit adds and deletes vertices; flips stay among them), and
+// what the edit touched.
+struct Inside_edit {
+    Selection_edit out;
+    Touched touched;
+    std::vector<Vertex> vertices; // the selection's vertex set, sorted
+    Id_set inside;
+
+    Inside_edit(const Mesh& m, const Selection& selection)
+        : vertices(vertex_set(m, selection))
+        , inside(vertices.size() * 2) {
+        for (const Vertex v : vertices)
+            inside.insert(v.index());
+    }
+    // The closing Lawson flips from `seeds`, the lock's release (where layers validate, so it
+    // may throw) and the lists of what changed.
+    void finish(World& world, Mesh_lock& lock, const std::vector<Edge>& seeds) {
+        out.flips = flip_inside(world, lock, inside, seeds, touched);
+        lock.release();
+        touched.finish(out);
+    }
+};
+
+// The edges inside the selection that `Order` wants (Longer_first, Shorter_first), in its order;
+// edits make entries stale, and pop skips those.
+template <class Order>
+class Edge_queue {
+public:
+    Edge_queue(const Mesh& m, const Positions& p, const std::vector<Vertex>& vertices,
+               double target_km)
+        : target_km_(target_km)
+        , queue_(Order{}, inner_edges(m, p, vertices, [&](double length) {
+                     return Order::wanted(length, target_km);
+                 })) {}
+
+    // The next edge still in the mesh with the ends it was queued with, or nothing when none is
+    // left: a split keeps an edge's id but gives it a new end, a collapse deletes edges.
+    std::optional<Edge_item> pop(const Mesh& m) {
+        while (!queue_.empty()) {
+            const Edge_item item = queue_.top();
+            queue_.pop();
+            if (m.contains(item.e) && item.e.origin(m) == item.a && item.e.dest(m) == item.b)
+                return item;
+        }
+        return std::nullopt;
+    }
+    // Queues `item` when Order wants its length.
+    void push(const Edge_item& item) {
+        if (Order::wanted(item.length, target_km_)) queue_.push(item);
+    }
+    // Queues the wanted edges from `v` to vertices inside: those a split or collapse at v made.
+    void push_from(const Mesh& m, const Positions& p, Vertex v, const Id_set& inside) {
+        for (const Edge x : v.edges(m)) {
+            const Vertex other = x.dest(m);
+            if (inside.contains(other.index())) push({arc_km(p[v], p[other]), x, v, other});
+        }
+    }
+
+private:
+    double target_km_;
+    std::priority_queue<Edge_item, std::vector<Edge_item>, Order> queue_;
+};
+
+// What check_refine and check_coarsen share: a usable selection and target, vertex layers that
+// follow a split (collapse) inside without changing values outside, and an edge Order wants.
+template <class Order>
+std::optional<std::string> check_length_edit(const World& world, const Selection& selection,
+                                             double target_km) {
+    if (auto why = check_selection(world, selection)) return why;
+    if (auto why = check_target(target_km)) return why;
+    if (auto why = check_vertex_rules(world, Order::collapses)) return why;
+    const Mesh& m = world.mesh();
+    if (inner_edges(m, *positions_of(world), vertex_set(m, selection), [&](double length) {
+            return Order::wanted(length, target_km);
+        }).empty())
+        return std::string("nothing in the selection is ") + Order::wanted_words + " than " +
+               format_km(target_km) + " km";
+    return std::nullopt;
+}
+
+// The loop refine and coarsen share: the edges Order wants, one at a time while still live, to
+// `step(lock, item, edit, queue)`, which edits there (counting, marking `inside` and `touched`,
+// queueing new edges) and returns the vertex the closing flips start around, or no_vertex when
+// it made no edit; then the flips, and the selection's vertex set with new vertices added and
+// deleted ones gone. Rolled back whole on failure (guarded).
+template <class Order, class Step>
+Selection_edit edit_by_length(World& world, const Selection& selection, double target_km,
+                              Step step) {
+    return guarded(world, [&] {
+        Inside_edit edit(world.mesh(), selection);
+        Edge_queue<Order> queue(world.mesh(), positions_or_throw(world), edit.vertices, target_km);
+        std::vector<Vertex> changed;
+        auto lock = world.lock_mesh();
+        while (const auto item = queue.pop(*lock))
+            if (const Vertex v = step(lock, *item, edit, queue); v.valid()) changed.push_back(v);
+        edit.finish(world, lock, edges_around(*lock, changed));
+        edit.out.operations = edit.out.splits + edit.out.collapses + edit.out.flips;
+        std::vector<Vertex> vertices = std::move(edit.vertices);
+        vertices.insert(vertices.end(), changed.begin(), changed.end());
+        sort_unique(vertices);
+        std::erase_if(vertices, [&](Vertex v) { return !edit.inside.contains(v.index()); });
+        edit.out.selection = after_selection(world, selection, std::move(vertices));
+        return std::move(edit.out);
+    });
+}
+
 // ---- values ----
-
-std::optional<std::string> check_layer(const World& world, const std::string& name,
-                                       const Layer_base*& out) {
-    out = nullptr;
-    if (name.empty()) return "no layer is chosen";
-    const Layer_base* base = world.find_layer(name);
-    if (!base) {
-        if (world.layer(std::string_view(name)))
-            return "layer '" + name + "' is a Dict layer, not a scalar vertex or face layer";
-        return "there is no layer '" + name + "'";
-    }
-    if (is_edge_layer(base->type()))
-        return "layer '" + name +
-               "' is an edge layer; only vertex and face layers can be edited "
-               "on a selection";
-    if (!with_scalar_layer(*base, [](const auto&) {}))
-        return "layer '" + name + "' holds " + std::string(base->value_name()) +
-               " values; only scalar layers can be edited on a selection";
-    out = base;
-    return std::nullopt;
-}
-
-template <class T, class Info>
-std::optional<std::string> check_value(const Info& info, const std::string& name, double value) {
-    const std::string shown = format_km(value);
-    if (!std::isfinite(value)) return "the value must be a finite number";
-    if constexpr (std::is_same_v<T, bool>) {
-        if (value != 0 && value != 1)
-            return "layer '" + name + "' holds bool values; use 0 or 1, not " + shown;
-    } else if constexpr (std::is_integral_v<T>) {
-        // 2^digits is one past the largest T and exact as a double.
-        if (value != std::floor(value) || value < double(std::numeric_limits<T>::lowest()) ||
-            value >= std::ldexp(1.0, std::numeric_limits<T>::digits))
-            return "layer '" + name + "' holds " + std::string(layer_value_name<T>()) +
-                   " values; " + shown + " is not one";
-    } else if constexpr (std::is_same_v<T, float>) {
-        if (std::abs(value) > double(std::numeric_limits<float>::max()))
-            return shown + " is too large for the float layer '" + name + "'";
-    }
-    const T v = static_cast<T>(value);
-    if (!info.in_range(v)) {
-        std::ostringstream range;
-        range.precision(6);
-        range << "[" << +info.min_value() << ", " << +info.max_value() << "]";
-        return shown + " is outside the range " + range.str() + " of layer '" + name + "'";
-    }
-    return std::nullopt;
-}
 
 std::optional<std::string> check_values_common(const World& world, const Selection& selection,
                                                const std::string& layer, const Layer_base*& base) {
     if (auto why = check_selection(world, selection)) return why;
-    if (auto why = check_layer(world, layer, base)) return why;
+    if (auto why = check_scalar_layer(
+            world, layer, "only scalar vertex and face layers can be edited on a selection"))
+        return why;
+    base = world.find_layer(layer);
     const Mesh& m = world.mesh();
     if (base->type() == Layer_type::vertex ? vertex_set(m, selection).empty()
                                            : face_set(m, selection).empty())
@@ -704,6 +605,32 @@ std::optional<std::string> check_values_common(const World& world, const Selecti
                (base->type() == Layer_type::vertex ? "vertices" : "faces") + " for layer '" +
                layer + "'";
     return std::nullopt;
+}
+
+// What set_values and smooth_values share: under `guarded`, `write(layer, keys)` with the typed
+// layer and the selection's vertex or face set (by the layer's kind), returning how many values
+// it wrote; the keys become the edit's changed elements.
+template <class Write>
+Selection_edit edit_values(World& world, const Selection& selection, const std::string& layer,
+                           Write write) {
+    return guarded(world, [&] {
+        Selection_edit out;
+        out.selection = selection;
+        with_scalar_layer(*world.find_layer(layer), [&](const auto& typed) {
+            using Key = typename std::decay_t<decltype(typed)>::key_type;
+            std::vector<Key> keys;
+            if constexpr (std::is_same_v<Key, Vertex>)
+                keys = vertex_set(world.mesh(), selection);
+            else
+                keys = face_set(world.mesh(), selection);
+            out.operations = write(typed, keys);
+            if constexpr (std::is_same_v<Key, Vertex>)
+                out.vertices = std::move(keys);
+            else
+                out.faces = std::move(keys);
+        });
+        return out;
+    });
 }
 
 double spherical_triangle_area(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
@@ -758,18 +685,8 @@ double face_area_km2(const Mesh& m, const Positions& p, Face f) {
 
 std::vector<Vertex> select_disc(const World& world, const glm::dvec3& centre, double radius_km,
                                 Vertex hint) {
-    const Positions* p = positions_of(world);
-    if (!p || !finite(centre) || centre == glm::dvec3(0) || !std::isfinite(radius_km) ||
-        radius_km < 0)
-        return {};
-    const Mesh& m = world.mesh();
-    const glm::dvec3 u = glm::normalize(centre);
-    const Vertex start = nearest_vertex(m, *p, u, hint);
-    if (!start.valid()) return {};
-    const double r = glm::length(glm::dvec3((*p)[start]));
-    if (r == 0) return {};
-    std::vector<Vertex> out;
-    fill_cap(m, *p, u, radius_km / r, start, [&](Vertex v) { out.push_back(v); });
+    if (!std::isfinite(radius_km)) return {}; // vertices_within takes an infinite radius
+    std::vector<Vertex> out = vertices_within(world, centre, radius_km, hint);
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -779,7 +696,7 @@ std::vector<Vertex> select_lasso(const World& world, const std::vector<glm::dvec
     if (!p) return {};
     std::vector<glm::dvec3> a;
     for (const glm::dvec3& q : lasso) {
-        if (!finite(q) || q == glm::dvec3(0)) continue;
+        if (!detail::usable_point(q)) continue;
         const glm::dvec3 u = glm::normalize(q);
         if (!a.empty() && angle_between(a.back(), u) < 1e-12) continue; // repeated point
         a.push_back(u);
@@ -821,9 +738,10 @@ std::vector<Vertex> select_lasso(const World& world, const std::vector<glm::dvec
     for (const auto& u : a)
         planar.push_back(project(u));
     const Banded_polygon polygon(std::move(planar));
-    fill_cap(m, *p, c, cap, no_vertex, [&](Vertex v) {
+    const auto anchor = detail::anchor_at(world, c, no_vertex);
+    if (!anchor) return {};
+    for (const Vertex v : detail::vertices_in_cap(*anchor, cap))
         if (polygon.contains(project(glm::dvec3((*p)[v])))) out.push_back(v);
-    });
     std::sort(out.begin(), out.end());
     return out;
 }
@@ -833,21 +751,11 @@ std::vector<Face> faces_of(const World& world, const std::vector<Vertex>& vertic
 }
 
 Selection unite(const Selection& a, const Selection& b) {
-    Selection s;
-    std::set_union(a.vertices.begin(), a.vertices.end(), b.vertices.begin(), b.vertices.end(),
-                   std::back_inserter(s.vertices));
-    std::set_union(a.faces.begin(), a.faces.end(), b.faces.begin(), b.faces.end(),
-                   std::back_inserter(s.faces));
-    return s;
+    return combine(a, b, [](auto... args) { return std::set_union(args...); });
 }
 
 Selection subtract(const Selection& a, const Selection& b) {
-    Selection s;
-    std::set_difference(a.vertices.begin(), a.vertices.end(), b.vertices.begin(), b.vertices.end(),
-                        std::back_inserter(s.vertices));
-    std::set_difference(a.faces.begin(), a.faces.end(), b.faces.begin(), b.faces.end(),
-                        std::back_inserter(s.faces));
-    return s;
+    return combine(a, b, [](auto... args) { return std::set_difference(args...); });
 }
 
 // ---- statistics ----
@@ -899,14 +807,10 @@ Selection_stats selection_stats(const World& world, const Selection& selection) 
 
 std::optional<std::string> check_refine(const World& world, const Selection& selection,
                                         double target_km) {
-    if (auto why = check_selection(world, selection)) return why;
-    if (auto why = check_target(target_km)) return why;
-    if (auto why = check_vertex_rules(world, false)) return why;
+    if (auto why = check_length_edit<Longer_first>(world, selection, target_km)) return why;
     const Mesh& m = world.mesh();
     const Positions& p = *positions_of(world);
     const std::vector<Vertex> vertices = vertex_set(m, selection);
-    if (inner_edges(m, p, vertices, [&](double l) { return l > target_km; }).empty())
-        return "nothing in the selection is longer than " + format_km(target_km) + " km";
     // A mesh of edge length L has about 2 / (sqrt(3) L^2) vertices per km^2.
     double area = 0;
     for (const Vertex v : vertices)
@@ -921,127 +825,62 @@ std::optional<std::string> check_refine(const World& world, const Selection& sel
 
 Selection_edit refine(World& world, const Selection& selection, double target_km) {
     if (auto why = check_refine(world, selection, target_km)) throw std::invalid_argument(*why);
-    return guarded(world, [&] {
-        Selection_edit out;
-        Touched touched;
-        std::vector<Vertex> vertices = vertex_set(world.mesh(), selection);
-        Index_set inside(vertices.size() * 2);
-        for (const Vertex v : vertices)
-            inside.insert(v.index());
-        std::priority_queue<Edge_item, std::vector<Edge_item>, Longer_first> queue(
-            Longer_first{}, inner_edges(world.mesh(), positions_or_throw(world), vertices,
-                                        [&](double l) { return l > target_km; }));
-        std::vector<Vertex> created;
-        auto lock = world.lock_mesh();
-        while (!queue.empty()) {
-            const Edge_item item = queue.top();
-            queue.pop();
-            const Mesh& m = *lock;
-            // Stale entries: a split keeps the edge's id but gives it a new end.
-            if (!m.contains(item.e) || item.e.origin(m) != item.a || item.e.dest(m) != item.b)
-                continue;
-            Edge half;
-            if (lock.try_split(item.e, 0.5f, &half)) continue;
-            ++out.splits;
-            const Mesh& after = *lock;
-            const Vertex mid = half.origin(after);
-            inside.insert(mid.index());
-            created.push_back(mid);
-            touched.around(after, mid);
-            const Positions& p = positions_or_throw(world);
-            for (const Edge x : mid.edges(after)) {
-                const Vertex other = x.dest(after);
-                if (!inside.contains(other.index())) continue;
-                const double length = arc_km(p[mid], p[other]);
-                if (length > target_km) queue.push({length, x, mid, other});
-            }
-        }
-        out.flips = flip_inside(world, lock, inside, edges_around(*lock, created), touched);
-        lock.release();
-        out.operations = out.splits + out.flips;
-        touched.finish(out);
-        vertices.insert(vertices.end(), created.begin(), created.end());
-        sort_unique(vertices);
-        out.selection = after_selection(world, selection, std::move(vertices));
-        return out;
-    });
+    return edit_by_length<Longer_first>(world, selection, target_km,
+                                        [&](Mesh_lock& lock, const Edge_item& item,
+                                            Inside_edit& edit, Edge_queue<Longer_first>& queue) {
+                                            Edge half;
+                                            if (lock.try_split(item.e, 0.5f, &half))
+                                                return no_vertex;
+                                            ++edit.out.splits;
+                                            const Mesh& after = *lock;
+                                            const Vertex mid = half.origin(after);
+                                            edit.inside.insert(mid.index());
+                                            edit.touched.around(after, mid);
+                                            queue.push_from(after, positions_or_throw(world), mid,
+                                                            edit.inside);
+                                            return mid;
+                                        });
 }
 
 // ---- coarsen ----
 
 std::optional<std::string> check_coarsen(const World& world, const Selection& selection,
                                          double target_km) {
-    if (auto why = check_selection(world, selection)) return why;
-    if (auto why = check_target(target_km)) return why;
-    if (auto why = check_vertex_rules(world, true)) return why;
-    const Mesh& m = world.mesh();
-    if (inner_edges(m, *positions_of(world), vertex_set(m, selection), [&](double l) {
-            return l < target_km;
-        }).empty())
-        return "nothing in the selection is shorter than " + format_km(target_km) + " km";
-    return std::nullopt;
+    return check_length_edit<Shorter_first>(world, selection, target_km);
 }
 
 Selection_edit coarsen(World& world, const Selection& selection, double target_km) {
     if (auto why = check_coarsen(world, selection, target_km)) throw std::invalid_argument(*why);
-    return guarded(world, [&] {
-        Selection_edit out;
-        Touched touched;
-        std::vector<Vertex> vertices = vertex_set(world.mesh(), selection);
-        Index_set inside(vertices.size() * 2);
-        for (const Vertex v : vertices)
-            inside.insert(v.index());
-        std::priority_queue<Edge_item, std::vector<Edge_item>, Shorter_first> queue(
-            Shorter_first{}, inner_edges(world.mesh(), positions_or_throw(world), vertices,
-                                         [&](double l) { return l < target_km; }));
-        std::vector<Vertex> survivors;
-        auto lock = world.lock_mesh();
-        while (!queue.empty()) {
-            const Edge_item item = queue.top();
-            queue.pop();
+    return edit_by_length<Shorter_first>(
+        world, selection, target_km,
+        [&](Mesh_lock& lock, const Edge_item& item, Inside_edit& edit,
+            Edge_queue<Shorter_first>& queue) {
             const Mesh& m = *lock;
-            if (!m.contains(item.e) || item.e.origin(m) != item.a || item.e.dest(m) != item.b)
-                continue;
             const Positions& p = positions_or_throw(world);
             // Survivors move, so a queued length may be old: queue it again with the new one.
             const double length = arc_km(p[item.a], p[item.b]);
             if (length != item.length) {
-                if (length < target_km) queue.push({length, item.e, item.a, item.b});
-                continue;
+                queue.push({length, item.e, item.a, item.b});
+                return no_vertex;
             }
             const glm::vec3 target = interpolate(p.info().interpolation_mode(), p[item.a],
                                                  p[item.b], 0.5f, p.info().initial_value());
             if (m.check_collapse(item.e, 0.5f) ||
                 !collapse_keeps_orientation(m, p, item.e, target)) {
-                ++out.skipped;
-                continue;
+                ++edit.out.skipped;
+                return no_vertex;
             }
-            touched.around(m, item.a);
-            touched.around(m, item.b);
+            edit.touched.around(m, item.a);
+            edit.touched.around(m, item.b);
             if (lock.try_collapse(item.e, 0.5f)) {
-                ++out.skipped;
-                continue;
+                ++edit.out.skipped;
+                return no_vertex;
             }
-            ++out.collapses;
-            inside.erase(item.b.index());
-            survivors.push_back(item.a);
-            const Mesh& after = *lock;
-            const Positions& q = positions_or_throw(world);
-            for (const Edge x : item.a.edges(after)) {
-                const Vertex other = x.dest(after);
-                if (!inside.contains(other.index())) continue;
-                const double l = arc_km(q[item.a], q[other]);
-                if (l < target_km) queue.push({l, x, item.a, other});
-            }
-        }
-        out.flips = flip_inside(world, lock, inside, edges_around(*lock, survivors), touched);
-        lock.release();
-        out.operations = out.collapses + out.flips;
-        touched.finish(out);
-        std::erase_if(vertices, [&](Vertex v) { return !inside.contains(v.index()); });
-        out.selection = after_selection(world, selection, std::move(vertices));
-        return out;
-    });
+            ++edit.out.collapses;
+            edit.inside.erase(item.b.index());
+            queue.push_from(*lock, positions_or_throw(world), item.a, edit.inside);
+            return item.a;
+        });
 }
 
 // ---- Delaunay ----
@@ -1062,23 +901,16 @@ std::optional<std::string> check_restore_delaunay(const World& world, const Sele
 Selection_edit restore_delaunay(World& world, const Selection& selection) {
     if (auto why = check_restore_delaunay(world, selection)) throw std::invalid_argument(*why);
     return guarded(world, [&] {
-        Selection_edit out;
-        Touched touched;
-        const std::vector<Vertex> vertices = vertex_set(world.mesh(), selection);
-        Index_set inside(vertices.size() * 2);
-        for (const Vertex v : vertices)
-            inside.insert(v.index());
+        Inside_edit edit(world.mesh(), selection);
         std::vector<Edge> seeds;
-        for (const Edge_item& item : inner_edges(world.mesh(), positions_or_throw(world), vertices,
-                                                 [](double) { return true; }))
+        for (const Edge_item& item : inner_edges(world.mesh(), positions_or_throw(world),
+                                                 edit.vertices, [](double) { return true; }))
             seeds.push_back(item.e);
         auto lock = world.lock_mesh();
-        out.flips = flip_inside(world, lock, inside, seeds, touched);
-        lock.release();
-        out.operations = out.flips;
-        touched.finish(out);
-        out.selection = selection;
-        return out;
+        edit.finish(world, lock, seeds);
+        edit.out.operations = edit.out.flips;
+        edit.out.selection = selection;
+        return std::move(edit.out);
     });
 }
 
@@ -1088,41 +920,21 @@ std::optional<std::string> check_set_values(const World& world, const Selection&
                                             const std::string& layer, double value) {
     const Layer_base* base = nullptr;
     if (auto why = check_values_common(world, selection, layer, base)) return why;
-    std::optional<std::string> why;
-    with_scalar_layer(*base, [&](const auto& typed) {
-        using T = typename std::decay_t<decltype(typed)>::value_type;
-        why = check_value<T>(typed.info(), layer, value);
-    });
-    return why;
+    return check_in_range(*base, value, "the value");
 }
 
 Selection_edit set_values(World& world, const Selection& selection, const std::string& layer,
                           double value) {
     if (auto why = check_set_values(world, selection, layer, value))
         throw std::invalid_argument(*why);
-    return guarded(world, [&] {
-        Selection_edit out;
-        out.selection = selection;
-        const Mesh& m = world.mesh();
-        with_scalar_layer(*world.find_layer(layer), [&](const auto& typed) {
-            using L = std::decay_t<decltype(typed)>;
-            using T = typename L::value_type;
-            auto [lock] = world.lock_layer(typed.info());
-            const T v = static_cast<T>(value);
-            if constexpr (std::is_same_v<typename L::key_type, Vertex>) {
-                out.vertices = vertex_set(m, selection);
-                for (const Vertex x : out.vertices)
-                    lock[x] = v;
-                out.operations = out.vertices.size();
-            } else {
-                out.faces = face_set(m, selection);
-                for (const Face x : out.faces)
-                    lock[x] = v;
-                out.operations = out.faces.size();
-            }
-            lock.release();
-        });
-        return out;
+    return edit_values(world, selection, layer, [&](const auto& typed, const auto& keys) {
+        using T = typename std::decay_t<decltype(typed)>::value_type;
+        auto [lock] = world.lock_layer(typed.info()); // `typed` may be cloned: not used after
+        const T v = static_cast<T>(value);
+        for (const auto x : keys)
+            lock[x] = v;
+        lock.release();
+        return keys.size();
     });
 }
 
@@ -1138,71 +950,50 @@ Selection_edit smooth_values(World& world, const Selection& selection, const std
                              int iterations) {
     if (auto why = check_smooth_values(world, selection, layer, iterations))
         throw std::invalid_argument(*why);
-    return guarded(world, [&] {
-        Selection_edit out;
-        out.selection = selection;
-        const Mesh& m = world.mesh();
-        with_scalar_layer(*world.find_layer(layer), [&](const auto& typed) {
-            using L = std::decay_t<decltype(typed)>;
-            using T = typename L::value_type;
-            using Key = typename L::key_type;
-            const auto info = typed.info();
-            auto [lock] = world.lock_layer(info);
-            std::vector<Key> keys;
+    const Mesh& m = world.mesh();
+    return edit_values(world, selection, layer, [&](const auto& typed, const auto& keys) {
+        using L = std::decay_t<decltype(typed)>;
+        using T = typename L::value_type;
+        using Key = typename L::key_type;
+        const auto info = typed.info();
+        auto [lock] = world.lock_layer(info); // `typed` may be cloned: not used after
+        const auto neighbours = [&](Key k, auto each) {
             if constexpr (std::is_same_v<Key, Vertex>) {
-                keys = vertex_set(m, selection);
+                for (const Vertex n : k.neighbors(m))
+                    each(n);
             } else {
-                keys = face_set(m, selection);
+                for (const Edge e : k.edges(m))
+                    if (const Face g = e.right(m); g.valid()) each(g);
             }
-            const auto neighbours = [&](Key k, auto each) {
-                if constexpr (std::is_same_v<Key, Vertex>) {
-                    for (const Vertex n : k.neighbors(m))
-                        each(n);
-                } else {
-                    for (const Edge e : k.edges(m))
-                        if (const Face g = e.right(m); g.valid()) each(g);
-                }
-            };
-            const auto round_to_t = [&](double x) -> T {
-                if constexpr (std::is_same_v<T, bool>) {
-                    return x >= 0.5;
-                } else if constexpr (std::is_integral_v<T>) {
-                    const double lo = static_cast<double>(info.min_value());
-                    const double hi = static_cast<double>(info.max_value());
-                    return static_cast<T>(std::clamp(std::round(x), lo, hi));
-                } else {
-                    return static_cast<T>(
-                        std::clamp(x, double(info.min_value()), double(info.max_value())));
-                }
-            };
-            std::vector<T> next(keys.size());
-            for (int it = 0; it < iterations; ++it) {
-                for (std::size_t i = 0; i < keys.size(); ++i) {
-                    const T old = lock.get(keys[i]);
-                    double sum = 0;
-                    int count = 0;
-                    neighbours(keys[i], [&](Key n) {
-                        const double x = static_cast<double>(lock.get(n));
-                        if (std::isnan(x)) return;
-                        sum += x;
-                        ++count;
-                    });
-                    const double self = static_cast<double>(old);
-                    next[i] = count == 0 || std::isnan(self)
-                                  ? old
-                                  : round_to_t(0.5 * self + 0.5 * sum / count);
-                }
-                for (std::size_t i = 0; i < keys.size(); ++i)
-                    lock[keys[i]] = next[i];
+        };
+        // Means of values in range stay in range; the clamp only guards rounding at a bound.
+        const Value_bounds<T> bounds = layer_bounds(info);
+        const auto round_to_t = [&](double x) {
+            bool clamped = false;
+            return to_layer_value<T>(x, bounds, clamped);
+        };
+        std::vector<T> next(keys.size());
+        for (int it = 0; it < iterations; ++it) {
+            for (std::size_t i = 0; i < keys.size(); ++i) {
+                const T old = lock.get(keys[i]);
+                double sum = 0;
+                int count = 0;
+                neighbours(keys[i], [&](Key n) {
+                    const double x = static_cast<double>(lock.get(n));
+                    if (std::isnan(x)) return;
+                    sum += x;
+                    ++count;
+                });
+                const double self = static_cast<double>(old);
+                next[i] = count == 0 || std::isnan(self)
+                              ? old
+                              : round_to_t(0.5 * self + 0.5 * sum / count);
             }
-            lock.release();
-            out.operations = keys.size() * static_cast<std::size_t>(iterations);
-            if constexpr (std::is_same_v<Key, Vertex>)
-                out.vertices = std::move(keys);
-            else
-                out.faces = std::move(keys);
-        });
-        return out;
+            for (std::size_t i = 0; i < keys.size(); ++i)
+                lock[keys[i]] = next[i];
+        }
+        lock.release();
+        return keys.size() * static_cast<std::size_t>(iterations);
     });
 }
 

@@ -389,19 +389,31 @@ void dab_step(benchmark::State& state) {
     renderer.upload(builder.build(document, options));
     const auto picks = random_picks(document, 256);
     std::size_t i = 0, vertices = 0;
+    double dab = 0.0, build = 0.0, upload = 0.0; // seconds in each phase
     for (auto _ : state) {
         const render::Pick& pick = picks[i++ % picks.size()];
+        const auto t0 = Clock::now();
         World next = document;
         const edit::Dab_result r = edit::apply_dab(next, brush, pick.point, pick.vertex);
         render::World_delta delta = render::delta_from(document);
         delta.vertices = r.vertices;
         vertices += r.vertices.size();
         document = std::move(next);
-        renderer.upload(builder.build(document, options, &delta));
+        const auto t1 = Clock::now();
+        const render::Scene scene = builder.build(document, options, &delta);
+        const auto t2 = Clock::now();
+        renderer.upload(scene);
         gl().finish();
+        const auto t3 = Clock::now();
+        dab += std::chrono::duration<double>(t1 - t0).count();
+        build += std::chrono::duration<double>(t2 - t1).count();
+        upload += std::chrono::duration<double>(t3 - t2).count();
     }
-    state.counters["vertices"] =
-        double(vertices) / double(std::max<std::int64_t>(state.iterations(), 1));
+    const double n = double(std::max<std::int64_t>(state.iterations(), 1));
+    state.counters["vertices"] = double(vertices) / n;
+    state.counters["dab_ms"] = 1e3 * dab / n;
+    state.counters["update_ms"] = 1e3 * build / n;
+    state.counters["upload_ms"] = 1e3 * upload / n;
     renderer.release();
 }
 BENCHMARK(dab_step)

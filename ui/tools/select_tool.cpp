@@ -9,6 +9,7 @@
 #include "orbis/edit/brush.hpp"
 #include "orbis/edit/selection.hpp"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QToolBar>
@@ -41,6 +42,7 @@ public:
     void activate() override {
         active_ = true;
         context_.viewport->set_preview(nullptr);
+        if (radius_action_) radius_action_->setVisible(mode() == Select_mode::brush);
     }
     void deactivate() override {
         active_ = false;
@@ -66,9 +68,12 @@ public:
         radius_->setToolTip(tr("The selection brush's radius"));
         bar->addWidget(mode_);
         bar->addWidget(filter_);
-        bar->addWidget(radius_);
+        radius_action_ = bar->addWidget(radius_);
         connect(mode_, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
-            if (active_) context_.viewport->set_edit_mode(true, drags());
+            if (!active_) return;
+            context_.viewport->set_edit_mode(true, drags());
+            radius_action_->setVisible(mode() == Select_mode::brush);
+            if (mode() != Select_mode::brush) context_.viewport->set_preview(nullptr);
         });
     }
     void hover(const Tool_event& event) override {
@@ -198,6 +203,7 @@ private:
     QComboBox* mode_ = nullptr;
     QComboBox* filter_ = nullptr;
     QDoubleSpinBox* radius_ = nullptr;
+    QAction* radius_action_ = nullptr;
     bool active_ = false;
     Combine start_ = replace;
     edit::Selection before_;

@@ -388,6 +388,17 @@ void dab_step(benchmark::State& state) {
     options.colours.range = std::pair{-8000.0, 8000.0}; // a fixed range, as a user would set
     renderer.upload(builder.build(document, options));
     const auto picks = random_picks(document, 256);
+    // The first update after a full build indexes the buffers (O(n), once per rebuild, as in the
+    // editor's first edit): done before the timing, which measures the edits after it.
+    {
+        World next = document;
+        const edit::Dab_result r =
+            edit::apply_dab(next, brush, picks.back().point, picks.back().vertex);
+        render::World_delta delta = render::delta_from(document);
+        delta.vertices = r.vertices;
+        document = std::move(next);
+        renderer.upload(builder.build(document, options, &delta));
+    }
     std::size_t i = 0, vertices = 0;
     double dab = 0.0, build = 0.0, upload = 0.0; // seconds in each phase
     for (auto _ : state) {
@@ -448,6 +459,9 @@ void stroke_undo_redo(benchmark::State& state) {
     options.colours.range = std::pair{-8000.0, 8000.0};
     World document = before;
     renderer.upload(builder.build(document, options));
+    // The first update indexes the buffers (O(n), once): before the timing, as in dab_step.
+    renderer.upload(builder.build(after, options, &forth));
+    renderer.upload(builder.build(before, options, &back));
     bool undone = true;
     for (auto _ : state) {
         document = undone ? after : before;

@@ -52,17 +52,17 @@ void Document::mark_saved(const QString& path) {
     Q_EMIT modified_changed();
 }
 
-void Document::push(const QString& text, World after, std::optional<render::World_delta> delta,
+void Document::push(const QString& text, World after, std::optional<World_delta> delta,
                     Command_id kind, std::uint64_t gesture) {
     auto* command = new World_command(
         text, *world_, std::move(after), std::move(delta),
-        [this](const World& w, const render::World_delta* d) { show_state(w, d); }, false);
+        [this](const World& w, const World_delta* d) { show_state(w, d); }, false);
     command->set_merge(kind, gesture);
     undo_stack_->push(command);
     trim_history();
 }
 
-void Document::show_state(const World& world, const render::World_delta* delta) {
+void Document::show_state(const World& world, const World_delta* delta) {
     if (replaying_) return;
     world_ = world;
     ++serial_;
@@ -124,7 +124,7 @@ void Document::trim_history() {
     struct Kept {
         QString text;
         World before, after;
-        std::optional<render::World_delta> delta;
+        std::optional<World_delta> delta;
         Command_id kind;
         std::uint64_t gesture;
     };
@@ -143,7 +143,7 @@ void Document::trim_history() {
     for (Kept& k : kept) {
         auto* command = new World_command(
             k.text, std::move(k.before), std::move(k.after), std::move(k.delta),
-            [this](const World& w, const render::World_delta* d) { show_state(w, d); }, true);
+            [this](const World& w, const World_delta* d) { show_state(w, d); }, true);
         // A drag or stroke in progress goes on merging into its step.
         command->set_merge(k.kind, k.gesture);
         undo_stack_->push(command);

@@ -5,8 +5,8 @@
 #include "ui/commands/command_id.hpp"
 
 #include "orbis/core/world.hpp"
+#include "orbis/core/world_delta.hpp"
 #include "orbis/edit/selection.hpp"
-#include "orbis/render/buffer_cache.hpp"
 
 #include <QObject>
 #include <QString>
@@ -53,7 +53,7 @@ public:
     /// Makes `after` the document's state as one undoable step called `text`. `delta` lists what
     /// changed (nothing: views rebuild). Steps of the same `kind` (not none) and `gesture` merge
     /// into one. Precondition: there is a world and check_edit() allows it.
-    void push(const QString& text, World after, std::optional<render::World_delta> delta,
+    void push(const QString& text, World after, std::optional<World_delta> delta,
               Command_id kind = Command_id::none, std::uint64_t gesture = 0);
     /// The selected vertices (cells) and faces, sorted; elements the world no longer has are
     /// dropped whenever it changes. Selecting is not an undo step (as in most editors); the
@@ -75,7 +75,7 @@ public:
 Q_SIGNALS:
     /// The document took a new state: an edit, undo, redo. `delta` says what differs from the
     /// state before, or is nullptr when anything may (views rebuild).
-    void world_changed(const orbis::render::World_delta* delta);
+    void world_changed(const orbis::World_delta* delta);
     /// A new world replaced the document (open, generate, New); `first` for the very first.
     void document_replaced(bool first);
     /// The modified state or the file changed.
@@ -86,7 +86,7 @@ Q_SIGNALS:
     void history_trimmed(int steps, std::size_t bytes);
 
 private:
-    void show_state(const World& world, const render::World_delta* delta);
+    void show_state(const World& world, const World_delta* delta);
     void trim_history();
     void prune_selection();
 

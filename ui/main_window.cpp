@@ -85,7 +85,7 @@ Main_window::Main_window(QWidget* parent)
     connect_viewport();
 
     connect(document_, &Document::document_replaced, this, &Main_window::document_replaced);
-    connect(document_, &Document::world_changed, this, [this](const render::World_delta* d) {
+    connect(document_, &Document::world_changed, this, [this](const World_delta* d) {
         if (d)
             viewport_->set_world(*world(), *d);
         else

@@ -5,8 +5,8 @@
 #include "ui/document.hpp"
 #include "ui/viewport.hpp"
 
+#include "orbis/core/world_delta.hpp"
 #include "orbis/edit/selection.hpp"
-#include "orbis/render/buffer_cache.hpp"
 
 #include <QAction>
 #include <QInputDialog>
@@ -75,7 +75,7 @@ std::optional<QString> apply_selection_op(Document& document, Selection_op op,
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    render::World_delta delta = render::delta_from(world);
+    World_delta delta = delta_from(world);
     delta.vertices = std::move(result.vertices);
     delta.faces = std::move(result.faces);
     delta.edges = std::move(result.edges);

@@ -97,7 +97,7 @@ void Viewport::set_world(const World& world, bool reset_camera) {
     request_scene();
 }
 
-void Viewport::set_world(const World& world, const render::World_delta& delta) {
+void Viewport::set_world(const World& world, const World_delta& delta) {
     if (delta_complete_) {
         if (!delta_) {
             delta_ = delta;
@@ -168,7 +168,7 @@ void Viewport::request_scene() {
     }
     build_again_ = false;
     building_ = true;
-    std::optional<render::World_delta> delta;
+    std::optional<World_delta> delta;
     if (delta_complete_) delta = std::move(delta_);
     delta_.reset();
     delta_complete_ = true;

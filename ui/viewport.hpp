@@ -55,7 +55,7 @@ public:
     void set_world(const World& world, bool reset_camera = false);
     /// Shows `world`, which differs from the world last given only as `delta` says (an edit,
     /// its undo or redo): triangles and their colours are patched in place, on the GPU too.
-    void set_world(const World& world, const render::World_delta& delta);
+    void set_world(const World& world, const World_delta& delta);
     /// Forgets the world and shows `message` instead (e.g. while generating).
     void clear_world(const QString& message);
     /// The world on screen, if any (the snapshot the scene was requested for).
@@ -163,7 +163,7 @@ private:
     // Building: one build at a time on a worker thread; requests while busy run afterwards.
     std::unique_ptr<render::Scene_builder> builder_;
     // What changed since the last build was requested, while every change came with a delta.
-    std::optional<render::World_delta> delta_;
+    std::optional<World_delta> delta_;
     bool delta_complete_ = true;
     QFutureWatcher<std::shared_ptr<Build_result>>* watcher_ = nullptr;
     bool building_ = false;

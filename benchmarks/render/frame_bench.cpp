@@ -3,13 +3,13 @@
 // buffers with a trivial shader (the limit of the machine's OpenGL), plus building the scene
 // from a World, uploading it, and updating after one flip. Needs a display (xvfb-run works:
 // Mesa's llvmpipe is what the figures in benchmarks/README.md were measured with).
+#include <orbis/core/delta_recorder.hpp>
 #include <orbis/edit/brush.hpp>
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/noise.hpp>
 #include <orbis/gen/pipeline.hpp>
 #include <orbis/gen/sphere.hpp>
 #include <orbis/render/camera.hpp>
-#include <orbis/render/delta_recorder.hpp>
 #include <orbis/render/edit_preview.hpp>
 #include <orbis/render/gl/gl_renderer.hpp>
 #include <orbis/render/picking.hpp>
@@ -221,9 +221,9 @@ void update_after_flip(benchmark::State& state) {
     std::size_t bytes = 0;
     for (auto _ : state) {
         state.PauseTiming();
-        render::World_delta delta;
+        World_delta delta;
         {
-            render::Delta_recorder recorder(world);
+            Delta_recorder recorder(world);
             // Earlier flips may have made an edge unflippable; try the next one then.
             while (world.lock_mesh().try_flip(edges[i++ % edges.size()])) {
             }
@@ -292,10 +292,10 @@ void edit_step(benchmark::State& state) {
         const render::Pick& pick = picks[i++ % picks.size()];
         const Edge e = pick.edge.base();
         World next = document;
-        render::World_delta delta;
+        World_delta delta;
         bool done = false;
         {
-            render::Delta_recorder recorder(next);
+            Delta_recorder recorder(next);
             {
                 Mesh_lock mesh = next.lock_mesh();
                 done = op == 0   ? !mesh.try_flip(e)
@@ -328,13 +328,13 @@ void undo_redo(benchmark::State& state) {
     gl();
     const World& before = pipeline_world(state.range(0));
     World after = before;
-    render::World_delta forth;
+    World_delta forth;
     {
-        render::Delta_recorder recorder(after);
+        Delta_recorder recorder(after);
         after.lock_mesh().split(random_picks(before, 1).front().edge.base(), 0.5f);
         forth = recorder.delta();
     }
-    const render::World_delta back = render::delta_from(after, forth);
+    const World_delta back = delta_from(after, forth);
     render::Scene_builder builder;
     render::gl::Gl_renderer renderer;
     renderer.initialize();
@@ -394,7 +394,7 @@ void dab_step(benchmark::State& state) {
         World next = document;
         const edit::Dab_result r =
             edit::apply_dab(next, brush, picks.back().point, picks.back().vertex);
-        render::World_delta delta = render::delta_from(document);
+        World_delta delta = delta_from(document);
         delta.vertices = r.vertices;
         document = std::move(next);
         renderer.upload(builder.build(document, options, &delta));
@@ -406,7 +406,7 @@ void dab_step(benchmark::State& state) {
         const auto t0 = Clock::now();
         World next = document;
         const edit::Dab_result r = edit::apply_dab(next, brush, pick.point, pick.vertex);
-        render::World_delta delta = render::delta_from(document);
+        World_delta delta = delta_from(document);
         delta.vertices = r.vertices;
         vertices += r.vertices.size();
         document = std::move(next);
@@ -441,7 +441,7 @@ void stroke_undo_redo(benchmark::State& state) {
     brush.layer = "elevation";
     brush.radius_km = 200.0;
     World after = before;
-    render::World_delta forth = render::delta_from(before);
+    World_delta forth = delta_from(before);
     const render::Pick start = random_picks(before, 1).front();
     glm::dvec3 at = start.point;
     const glm::dvec3 step = glm::normalize(glm::cross(at, glm::dvec3(0, 1, 0))) * 50.0;
@@ -450,7 +450,7 @@ void stroke_undo_redo(benchmark::State& state) {
         forth.vertices.insert(forth.vertices.end(), r.vertices.begin(), r.vertices.end());
         at = glm::normalize(at + step) * glm::length(at);
     }
-    const render::World_delta back = render::delta_from(after, forth);
+    const World_delta back = delta_from(after, forth);
     render::Scene_builder builder;
     render::gl::Gl_renderer renderer;
     renderer.initialize();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "orbis/core/chunked_array.hpp"
+#include "orbis/core/delta_recorder.hpp"
 #include "orbis/core/dict.hpp"
 #include "orbis/core/element.hpp"
 #include "orbis/core/face_soup.hpp"
@@ -17,3 +18,4 @@
 #include "orbis/core/refusal.hpp"
 #include "orbis/core/sphere_geometry.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/core/world_delta.hpp"

@@ -2,8 +2,8 @@
 // Tests of in-place buffer updates: after any sequence of flips, splits, collapses and position
 // edits, triangles and colours updated from recorded deltas draw exactly what a fresh build
 // draws, and stale deltas are refused.
+#include "orbis/core/delta_recorder.hpp"
 #include "orbis/render/buffer_cache.hpp"
-#include "orbis/render/delta_recorder.hpp"
 #include "orbis/render/scene.hpp"
 
 #include "orbis/core/world.hpp"

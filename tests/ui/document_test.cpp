@@ -5,11 +5,11 @@
 #include "ui/selection_actions.hpp"
 #include "ui_support.hpp"
 
+#include "orbis/core/delta_recorder.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/edit/brush.hpp"
 #include "orbis/edit/selection.hpp"
 #include "orbis/gen/elevation_module.hpp"
-#include "orbis/render/delta_recorder.hpp"
 
 #include <QUndoStack>
 

@@ -7,12 +7,12 @@
 #include "ui_support.hpp"
 
 #include "orbis/core/colour_map.hpp"
+#include "orbis/core/delta_recorder.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/module_registry.hpp"
 #include "orbis/gen/pipeline.hpp"
 #include "orbis/io/formats.hpp"
-#include "orbis/render/delta_recorder.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -241,9 +241,9 @@ TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
     const std::size_t full_upload = viewport()->last_upload().bytes;
     // Split the edges around the vertex in the middle of the view: a visible change.
     const Vertex v = front_vertex(world);
-    render::World_delta delta;
+    World_delta delta;
     {
-        render::Delta_recorder recorder(world);
+        Delta_recorder recorder(world);
         std::vector<Edge> ring;
         for (const Edge e : v.edges(world.mesh()))
             ring.push_back(e);

@@ -6,7 +6,7 @@
 
 #include "orbis/core/layer.hpp"
 #include "orbis/core/layer_info.hpp"
-#include "orbis/render/buffer_cache.hpp"
+#include "orbis/core/world_delta.hpp"
 
 #include <QObject>
 
@@ -73,7 +73,7 @@ std::optional<QString> set_layer_value(Document& document, const QString& layer_
     }
     if (!error.isEmpty()) return refuse(error);
     if (!changed) return QObject::tr("nothing changed");
-    render::World_delta delta = render::delta_from(world);
+    World_delta delta = delta_from(world);
     if (layer->type() == Layer_type::vertex)
         delta.vertices.push_back(Vertex(static_cast<std::uint32_t>(slot)));
     else if (layer->type() == Layer_type::face)

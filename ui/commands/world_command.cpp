@@ -16,16 +16,15 @@ QString size_text(std::size_t bytes) {
 }
 
 // The delta that takes a view of `from` to the other state.
-std::optional<render::World_delta> delta_from(const std::optional<render::World_delta>& delta,
-                                              const World& from) {
+std::optional<World_delta> delta_from(const std::optional<World_delta>& delta, const World& from) {
     if (!delta) return std::nullopt;
-    return render::delta_from(from, *delta);
+    return delta_from(from, *delta);
 }
 
 } // namespace
 
 World_command::World_command(const QString& text, World before, World after,
-                             std::optional<render::World_delta> delta, Show_world show, bool shown)
+                             std::optional<World_delta> delta, Show_world show, bool shown)
     : base_text_(text)
     , before_(std::move(before))
     , after_(std::move(after))

@@ -5,7 +5,7 @@
 #include "ui/commands/command_id.hpp"
 
 #include "orbis/core/world.hpp"
-#include "orbis/render/buffer_cache.hpp"
+#include "orbis/core/world_delta.hpp"
 
 #include <QUndoCommand>
 
@@ -18,7 +18,7 @@ namespace orbis::ui {
 
 /// Shows a state of the World: the document takes `world`; `delta`, when given, says what
 /// differs from the state shown before (so that views patch instead of rebuilding).
-using Show_world = std::function<void(const World& world, const render::World_delta* delta)>;
+using Show_world = std::function<void(const World& world, const World_delta* delta)>;
 
 /// An edit, a value change, a module run, a stroke: any step, as two copy-on-write snapshots.
 /// Undo and redo swap them in (O(layers)) and never re-run the operation, so they cost the same
@@ -29,8 +29,8 @@ public:
     /// A step called `text` from `before` to `after`; `delta` lists what changed between them
     /// (nothing: views rebuild). `show` is called on undo and redo, and on the first redo
     /// (QUndoStack::push) only when `shown` is false. O(chunks) for the memory count.
-    World_command(const QString& text, World before, World after,
-                  std::optional<render::World_delta> delta, Show_world show, bool shown);
+    World_command(const QString& text, World before, World after, std::optional<World_delta> delta,
+                  Show_world show, bool shown);
 
     void undo() override;
     void redo() override;
@@ -52,7 +52,7 @@ public:
     /// The step's name without its size.
     const QString& base_text() const { return base_text_; }
     /// What changed from `before` to `after`, if known.
-    const std::optional<render::World_delta>& delta() const { return delta_; }
+    const std::optional<World_delta>& delta() const { return delta_; }
     /// Bytes this step holds beyond its `before` snapshot.
     std::size_t bytes() const { return bytes_; }
     /// The state before the step.
@@ -66,7 +66,7 @@ private:
     QString base_text_;
     World before_;
     World after_;
-    std::optional<render::World_delta> delta_;
+    std::optional<World_delta> delta_;
     Show_world show_;
     bool skip_first_redo_;
     Command_id kind_ = Command_id::none;

@@ -206,7 +206,7 @@ void Brush_tool::dabs(const std::vector<glm::dvec3>& centres, Vertex hint) {
         return;
     }
     World next = *doc.world();
-    render::World_delta delta = render::delta_from(*doc.world());
+    World_delta delta = delta_from(*doc.world());
     try {
         for (const glm::dvec3& c : centres) {
             edit::Dab_result r = edit::apply_dab(next, stroke_brush_, c, hint);

@@ -4,7 +4,7 @@
 
 #include "ui/document.hpp"
 
-#include "orbis/render/delta_recorder.hpp"
+#include "orbis/core/delta_recorder.hpp"
 
 namespace orbis::ui {
 
@@ -39,9 +39,9 @@ bool Edge_edit_tool::click(const Tool_event& event) {
         return false;
     }
     World next = *doc.world();
-    render::World_delta delta;
+    World_delta delta;
     {
-        render::Delta_recorder recorder(next);
+        Delta_recorder recorder(next);
         {
             Mesh_lock mesh = next.lock_mesh();
             apply(mesh, *p);

@@ -5,9 +5,9 @@
 #include "ui/commands/command_id.hpp"
 #include "ui/document.hpp"
 
+#include "orbis/core/delta_recorder.hpp"
 #include "orbis/core/sphere_geometry.hpp"
 #include "orbis/gen/delaunay_module.hpp"
-#include "orbis/render/delta_recorder.hpp"
 #include "orbis/render/mesh_buffers.hpp"
 
 #include <QAction>
@@ -75,7 +75,7 @@ public:
             auto [positions] = next.lock_layer(position_layer);
             positions[vertex_] = glm::vec3(*p);
         }
-        render::World_delta delta = render::delta_from(*doc.world());
+        World_delta delta = delta_from(*doc.world());
         delta.vertices.push_back(vertex_);
         doc.push(step_text(), std::move(next), std::move(delta), Command_id::move_vertex, gesture_);
     }
@@ -90,10 +90,10 @@ public:
         // Flip the edges around the moved vertex until its neighbourhood is Delaunay again;
         // the flips join the drag's step.
         World next = *doc.world();
-        render::World_delta delta;
+        World_delta delta;
         gen::Lawson_result result;
         {
-            render::Delta_recorder recorder(next);
+            Delta_recorder recorder(next);
             const std::vector<glm::vec3> positions = render::vertex_positions(next);
             std::vector<Edge> edges;
             for (const Edge e : vertex_.edges(next.mesh())) {

@@ -53,15 +53,6 @@ std::string relief_refusal(const std::string& name) {
     return "relief needs a float, double or int32 vertex layer; '" + name + "' is not one";
 }
 
-World_delta delta_from(const World& world) { return delta_from(world, World_delta{}); }
-
-World_delta delta_from(const World& world, World_delta delta) {
-    delta.from_mesh_version = world.mesh_version();
-    const auto* positions = world.layer(position_layer);
-    delta.from_position_version = positions ? positions->version() : 0;
-    return delta;
-}
-
 void Buffer_cache::set_relief(std::string_view layer, double scale) {
     if (layer.empty()) scale = 0.0;
     if (layer == relief_layer_ && scale == relief_scale_) return;

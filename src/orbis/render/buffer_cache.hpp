@@ -2,6 +2,7 @@
 // Keeps the render buffers of one World view and rebuilds a part only when its inputs changed.
 #pragma once
 
+#include "orbis/core/world_delta.hpp"
 #include "orbis/render/mesh_buffers.hpp"
 
 #include <array>
@@ -37,33 +38,11 @@ struct Rebuild_counts {
     friend bool operator==(const Rebuild_counts&, const Rebuild_counts&) = default;
 };
 
-/// What edits changed between an earlier state of a World and its current one, so that caches
-/// update in place instead of rebuilding: every vertex and face whose position, corners,
-/// existence or value in any layer may differ is listed (created and deleted ones included).
-/// The editor fills it from what its commands did; the same delta serves undo and redo.
-struct World_delta {
-    std::uint64_t from_mesh_version = 0;     ///< World::mesh_version() of the earlier state
-    std::uint64_t from_position_version = 0; ///< the position layer's version then
-    std::vector<Vertex> vertices;            ///< vertices that changed
-    std::vector<Face> faces;                 ///< faces that changed
-    /// Primal edges created, deleted or given other ends that are not at a listed vertex (a
-    /// collapse's deleted edges); edge segments update in place only with them.
-    std::vector<Edge> edges;
-};
-
 /// Whether `layer` can lift the surface (Buffer_cache::set_relief): a float, double or int32
 /// vertex layer. False for nullptr.
 bool is_relief_layer(const Layer_base* layer);
 /// Why layer `name` cannot lift the surface, in words.
 std::string relief_refusal(const std::string& name);
-
-/// An empty delta starting at the current state of `world` (its mesh and position versions);
-/// the caller lists what changes after.
-World_delta delta_from(const World& world);
-
-/// The same elements as `delta`, starting at `world` instead: an edit and its undo touch the
-/// same elements, so one list serves both directions.
-World_delta delta_from(const World& world, World_delta delta);
 
 /// The buffers of one World view, rebuilt only when what they depend on changed.
 ///

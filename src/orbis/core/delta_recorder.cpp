@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Collects the World_delta of the edits made on a World, for in-place buffer updates.
-#include "orbis/render/delta_recorder.hpp"
+#include "orbis/core/delta_recorder.hpp"
 
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
 
-namespace orbis::render {
+namespace orbis {
 
 struct Delta_recorder::State {
     World_delta delta;
@@ -72,4 +72,4 @@ void Delta_recorder::touch(Face f) { state_->delta.faces.push_back(f); }
 
 World_delta Delta_recorder::delta() const { return state_->delta; }
 
-} // namespace orbis::render
+} // namespace orbis

@@ -2,16 +2,14 @@
 // Collects the World_delta of the edits made on a World, for in-place buffer updates.
 #pragma once
 
-#include "orbis/render/buffer_cache.hpp"
+#include "orbis/core/world_delta.hpp"
 
 #include <cstdint>
 #include <memory>
 
 namespace orbis {
-class World;
-} // namespace orbis
 
-namespace orbis::render {
+class World;
 
 /// Records which vertices and faces the mesh edits on a World touch (flip, split, collapse,
 /// through the World's mesh callbacks), from the moment it is made until it is destroyed.
@@ -41,4 +39,4 @@ private:
     std::uint64_t callbacks_id_ = 0;
 };
 
-} // namespace orbis::render
+} // namespace orbis

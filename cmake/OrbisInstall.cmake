@@ -9,11 +9,12 @@ install(TARGETS ${ORBIS_INSTALL_TARGETS} EXPORT orbisTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-# Public headers only: the ones the libraries use inside their .cpp files alone stay out, and
-# so does render/gl, whose library (it needs Qt) is not installed.
+# Public headers only: detail/ folders and the headers only the libraries' .cpp files include stay
+# out, and so does render/gl, whose library (it needs Qt) is not installed.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/orbis DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         FILES_MATCHING PATTERN "*.hpp"
         PATTERN "gl" EXCLUDE
+        PATTERN "detail" EXCLUDE
         PATTERN "crc32c.hpp" EXCLUDE
         PATTERN "ply_soup.hpp" EXCLUDE
         PATTERN "splitmix64.hpp" EXCLUDE

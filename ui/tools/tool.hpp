@@ -34,8 +34,8 @@ struct Tool_event {
 
 /// What a tool may use: the document it edits, the view, the status bar and the inspector.
 struct Tool_context {
-    Document* document = nullptr;
-    Viewport* viewport = nullptr;
+    Document* document = nullptr; ///< the document every step goes to
+    Viewport* viewport = nullptr; ///< for previews, the camera and the shown layer
     /// Shows `text` in the status bar for `ms` milliseconds.
     std::function<void(const QString& text, int ms)> message;
     /// Pins `element` in the inspector (and turns the view to it when `fly`).

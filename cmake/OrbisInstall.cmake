@@ -1,4 +1,5 @@
 # Installs orbis::core (and orbis::gen) as a CMake package: find_package(orbis CONFIG REQUIRED).
+# Module plugins link orbis::plugin (headers only; see docs/writing-a-module.md).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -19,7 +20,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/src/orbis DESTINATION ${CMAKE_INSTALL_IN
         PATTERN "ply_soup.hpp" EXCLUDE
         PATTERN "splitmix64.hpp" EXCLUDE
         PATTERN "live_slots.hpp" EXCLUDE)
-install(FILES ${PROJECT_SOURCE_DIR}/src/orbis/core.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/orbis)
+install(FILES ${PROJECT_SOURCE_DIR}/src/orbis/core.hpp ${ORBIS_GENERATED_INCLUDE_DIR}/orbis/version.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/orbis)
 install(EXPORT orbisTargets NAMESPACE orbis:: DESTINATION ${ORBIS_INSTALL_CMAKEDIR})
 
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/orbisConfig.cmake.in

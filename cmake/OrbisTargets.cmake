@@ -10,3 +10,5 @@ function(orbis_configure_target target)
         target_link_options(${target} PUBLIC -fsanitize=${ORBIS_SANITIZE})
     endif()
 endfunction()
+
+include(${CMAKE_CURRENT_LIST_DIR}/OrbisPluginHost.cmake)

@@ -99,6 +99,10 @@ Legend legend_for(const Layers_dock& layers, bool show) {
         show && s && !vector && o.map && std::isfinite(s->min) && std::isfinite(s->max);
     if (legend.visible) {
         legend.title = s->name;
+        if (const Layer_hints* h = layers.hints(s->name)) {
+            if (!h->label.empty()) legend.title = h->label;
+            if (!h->unit.empty()) legend.title += " (" + h->unit + ")";
+        }
         legend.map = *o.map;
         legend.min = o.range ? o.range->first : s->min;
         legend.max = o.range ? o.range->second : s->max;

@@ -7,8 +7,8 @@
 #include "ui/job_runner.hpp"
 #include "ui/viewport.hpp"
 
-#include "orbis/gen/module_registry.hpp"
 #include "orbis/io/formats.hpp"
+#include "ui/editor_modules.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -61,7 +61,7 @@ void File_actions::add_to(QMenu* menu) {
         [this] {
             if (jobs_.running()) return message(tr("A world is being generated already"));
             if (!maybe_save()) return;
-            New_world_dialog dialog(jobs_.last_pipeline(), gen::builtin_modules(), &window_);
+            New_world_dialog dialog(jobs_.last_pipeline(), editor_modules(), &window_);
             if (dialog.exec() != QDialog::Accepted) return;
             if (!document_.world()) viewport_.clear_world(tr("Generating a world…"));
             jobs_.generate(dialog.pipeline());

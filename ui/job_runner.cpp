@@ -4,8 +4,10 @@
 
 #include "ui/document.hpp"
 
+#include "orbis/edit/selection.hpp"
 #include "orbis/gen/module.hpp"
-#include "orbis/gen/module_registry.hpp"
+#include "orbis/gen/run_on_part.hpp"
+#include "ui/editor_modules.hpp"
 
 #include <QFutureWatcher>
 #include <QProgressDialog>
@@ -15,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <utility>
 
 namespace orbis::ui {
 
@@ -37,6 +40,10 @@ struct Job_runner::State {
     // A run on the document: the step's name and the document state it started from.
     QString step_text;
     std::uint64_t document_serial = 0;
+    // A run on part of the document: what it may change, by which module and parameters.
+    std::vector<Vertex> part;
+    const gen::Module* part_module = nullptr;
+    Dict part_params;
 };
 
 Job_runner::Job_runner(Document& document, QWidget* dialog_parent)
@@ -64,9 +71,10 @@ bool Job_runner::run_on_document(const gen::Pipeline& pipeline, const QString& s
     return start(pipeline, *document_.world(), step_text);
 }
 
-std::optional<QString> Job_runner::run_module(const QString& module, const Dict& params) {
+std::optional<QString> Job_runner::run_module(const QString& module, const Dict& params,
+                                              const QString& step_text) {
     if (!document_.world()) return tr("there is no world to run %1 on").arg(module);
-    const gen::Module* m = gen::builtin_modules().find(module.toStdString());
+    const gen::Module* m = editor_modules().find(module.toStdString());
     if (!m) return tr("No module named '%1'").arg(module);
     gen::Pipeline pipeline;
     try {
@@ -74,9 +82,52 @@ std::optional<QString> Job_runner::run_module(const QString& module, const Dict&
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    if (!run_on_document(pipeline, tr("Run %1").arg(module)))
+    // A missing input is known now; saying so beats a progress dialog that fails.
+    if (const auto why =
+            gen::check_module_inputs(*document_.world(), *m, pipeline.steps.front().params))
+        return QString::fromStdString(*why);
+    if (!run_on_document(pipeline, step_text.isEmpty() ? tr("Run %1").arg(module) : step_text))
         return tr("Something is running already");
     return std::nullopt;
+}
+
+std::optional<QString> Job_runner::run_module_on_selection(const QString& module,
+                                                           const Dict& params) {
+    if (!document_.world()) return tr("there is no world to run %1 on").arg(module);
+    const edit::Selection& selection = document_.selection();
+    if (selection.empty()) return tr("Select part of the world first");
+    const gen::Module* m = editor_modules().find(module.toStdString());
+    if (!m) return tr("No module named '%1'").arg(module);
+    Dict complete;
+    try {
+        complete = gen::complete_parameters(*m, params);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    if (const auto why = gen::check_run_on_part(*m, complete)) return QString::fromStdString(*why);
+    if (const auto why = gen::check_module_inputs(*document_.world(), *m, complete))
+        return QString::fromStdString(*why);
+    // The part is the selection's vertex set: its vertices and the corners of its faces.
+    std::vector<Vertex> part = selection.vertices;
+    for (const Face f : selection.faces)
+        for (const Vertex v : f.vertices(document_.world()->mesh()))
+            part.push_back(v);
+    gen::Pipeline pipeline;
+    pipeline.steps.push_back({module.toStdString(), complete});
+    if (!run_on_document(pipeline, tr("Run %1 on the selection").arg(module)))
+        return tr("Something is running already");
+    state_->part = std::move(part);
+    state_->part_module = m;
+    state_->part_params = complete;
+    return std::nullopt;
+}
+
+std::optional<QString> Job_runner::rerun_step(std::size_t step) {
+    if (!document_.world()) return tr("there is no world");
+    const auto& steps = document_.world()->provenance().steps;
+    if (step >= steps.size()) return tr("the world has no step %1").arg(step + 1);
+    const QString module = QString::fromStdString(steps[step].module);
+    return run_module(module, steps[step].params, tr("Re-run %1").arg(module));
 }
 
 bool Job_runner::running() const { return state_->running; }
@@ -147,7 +198,7 @@ bool Job_runner::start(const gen::Pipeline& pipeline, std::optional<World> start
                 permille->store(int(1000.0 * (double(s) + fraction) / steps));
             };
             options.cancel = cancel.get();
-            gen::run_pipeline(world, pipeline, gen::builtin_modules(), options);
+            gen::run_pipeline(world, pipeline, editor_modules(), options);
             result->world = std::move(world);
         } catch (const gen::Cancelled&) {
             result->cancelled = true;
@@ -166,6 +217,9 @@ void Job_runner::take_result() {
     State& g = *state_;
     if (!g.running) return;
     g.running = false;
+    const std::vector<Vertex> part = std::move(g.part);
+    const gen::Module* part_module = std::exchange(g.part_module, nullptr);
+    const Dict part_params = std::move(g.part_params);
     document_.set_busy(QString());
     g.timer->stop();
     g.dialog->reset();
@@ -191,7 +245,11 @@ void Job_runner::take_result() {
                           tr("the world changed while the module ran; run it again"));
             return;
         }
-        document_.push(g.step_text, std::move(*result->world), std::nullopt);
+        World after = std::move(*result->world);
+        if (part_module)
+            after = gen::keep_inside_part(*document_.world(), std::move(after), part, *part_module,
+                                          part_params);
+        document_.push(g.step_text, std::move(after), std::nullopt);
         Q_EMIT finished(tr("%1 in %2 s").arg(g.step_text).arg(result->seconds, 0, 'f', 2));
         return;
     }

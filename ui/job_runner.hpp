@@ -33,9 +33,22 @@ public:
     /// Starts `pipeline` on the document's current world; the result is one step called
     /// `step_text`. False while another job runs or without a world.
     bool run_on_document(const gen::Pipeline& pipeline, const QString& step_text);
-    /// Runs built-in module `module` with `params` (completed with defaults) on the document as
-    /// one step. Returns why not: no world, no such module, bad parameters, a job running.
-    std::optional<QString> run_module(const QString& module, const Dict& params);
+    /// Runs module `module` (built-in or plugin, see editor_modules) with `params` (completed
+    /// with defaults) on the document as one step called `step_text` ("Run MODULE" when
+    /// empty). Returns why not: no world, no such module, bad parameters, a required input the
+    /// world lacks, a job running.
+    std::optional<QString> run_module(const QString& module, const Dict& params,
+                                      const QString& step_text = {});
+    /// Runs module `module` with `params` on the document's selection (its vertices and the
+    /// corners of its faces; faces and edges wholly inside) as one undoable step: the module
+    /// runs on the whole world and what it wrote is kept only inside the part
+    /// (gen::keep_inside_part). Returns why not: as run_module, an empty selection, or a module
+    /// that edits the mesh.
+    std::optional<QString> run_module_on_selection(const QString& module, const Dict& params);
+    /// Runs step `step` of the world's provenance again with its recorded module and
+    /// parameters, as one undoable step "Re-run MODULE"; its layers are then fresh. Returns
+    /// why not, as run_module.
+    std::optional<QString> rerun_step(std::size_t step);
     /// True while a job runs.
     bool running() const;
     /// Blocks until the running job (if any) finished and its result was taken (tests).

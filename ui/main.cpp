@@ -3,18 +3,21 @@
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
 
-#include "orbis/gen/module_registry.hpp"
 #include "orbis/gen/pipeline.hpp"
+#include "ui/editor_modules.hpp"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPixmap>
 #include <QScreen>
+#include <QStatusBar>
 #include <QSurfaceFormat>
 #include <QTimer>
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <vector>
 
 namespace {
 
@@ -61,12 +64,27 @@ int main(int argc, char** argv) {
         "screenshot", "Once the world is on screen, save the window as a PNG and quit.", "png");
     parser.addOption(pipeline_option);
     parser.addOption(vertices_option);
+    QCommandLineOption plugins_option(
+        "plugins",
+        "Also load module plugins (*.so) from this folder (repeatable; ORBIS_MODULE_PATH and "
+        "~/.local/share/orbis/modules are always searched).",
+        "dir");
     parser.addOption(screenshot_option);
+    parser.addOption(plugins_option);
     parser.process(app);
+    std::vector<std::filesystem::path> plugin_folders;
+    for (const QString& dir : parser.values(plugins_option))
+        plugin_folders.emplace_back(dir.toStdString());
+    const auto refused = orbis::ui::load_editor_modules(plugin_folders);
+    for (const auto& refusal : refused)
+        std::fprintf(stderr, "orbis: plugin refused: %s\n", refusal.c_str());
 
     orbis::ui::Main_window window;
     window.resize(1280, 800);
     window.show();
+    if (!refused.empty())
+        window.statusBar()->showMessage(
+            QObject::tr("%n plugin(s) refused; see the terminal", "", int(refused.size())), 15000);
     if (parser.isSet(screenshot_option)) {
         const QString path = parser.value(screenshot_option);
         QObject::connect(
@@ -94,7 +112,7 @@ int main(int argc, char** argv) {
             orbis::gen::Pipeline pipeline =
                 parser.isSet(pipeline_option)
                     ? orbis::gen::load_pipeline(parser.value(pipeline_option).toStdString(),
-                                                orbis::gen::builtin_modules())
+                                                orbis::ui::editor_modules())
                     : orbis::gen::default_pipeline();
             if (parser.isSet(vertices_option)) {
                 bool ok = false;
@@ -103,7 +121,7 @@ int main(int argc, char** argv) {
                     throw orbis::gen::Pipeline_error("--vertices wants a number, not '" +
                                                      parser.value(vertices_option).toStdString() +
                                                      "'");
-                orbis::gen::override_parameter(pipeline, orbis::gen::builtin_modules(), "count",
+                orbis::gen::override_parameter(pipeline, orbis::ui::editor_modules(), "count",
                                                orbis::Dict_value(std::int64_t{n}), "sphere");
             }
             window.generate(pipeline);

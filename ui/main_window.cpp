@@ -115,6 +115,9 @@ Main_window::Main_window(QWidget* parent)
                 set_value(layer, slot, text);
             });
     connect(layers_, &Layers_dock::view_changed, this, &Main_window::view_options_changed);
+    connect(layers_, &Layers_dock::rerun_requested, this, [this](std::size_t step) {
+        if (const auto why = jobs_->rerun_step(step)) statusBar()->showMessage(*why, 10000);
+    });
     connect(viewport_, &Viewport::layer_refused, this,
             [this](const QString& why) { statusBar()->showMessage(why, 8000); });
     update_title();
@@ -164,6 +167,19 @@ void Main_window::create_actions() {
                            one->steps.front().params);
         },
         QKeySequence(tr("Ctrl+R")));
+    make(
+        "run_module_on_selection", tr("Run Module on &Selection…"),
+        [this] {
+            if (!world()) return;
+            if (document_->selection().empty()) {
+                statusBar()->showMessage(tr("Select part of the world first"), 8000);
+                return;
+            }
+            if (const auto one = ask_module_run(this))
+                run_module_on_selection(QString::fromStdString(one->steps.front().module),
+                                        one->steps.front().params);
+        },
+        QKeySequence(tr("Ctrl+Shift+R")));
 }
 
 void Main_window::create_tools() {
@@ -228,6 +244,7 @@ void Main_window::create_menus() {
         {action("delaunay_after_move"), action("brush_smaller"), action("brush_larger")});
     tools->addSeparator();
     tools->addAction(action("run_module"));
+    tools->addAction(action("run_module_on_selection"));
     menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Orbis"), this, [this] {
         QMessageBox::about(this, tr("About Orbis"),
                            tr("<b>Orbis %1</b><p>Spherical Delaunay worlds and their Voronoi "
@@ -280,6 +297,12 @@ bool Main_window::set_value(const QString& layer, std::size_t slot, const QStrin
     statusBar()->showMessage(tr("Value not set: %1").arg(*why), 10000);
     inspector_->set_world(world()); // shows the old value again
     return false;
+}
+
+bool Main_window::run_module_on_selection(const QString& module, const Dict& params) {
+    const auto why = jobs_->run_module_on_selection(module, params);
+    if (why) statusBar()->showMessage(*why, 10000);
+    return !why;
 }
 
 bool Main_window::run_module(const QString& module, const Dict& params) {

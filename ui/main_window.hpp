@@ -65,6 +65,10 @@ public:
     /// Refused (false, the reason in the status bar) for unknown modules or parameters, or
     /// while something else runs.
     bool run_module(const QString& module, const Dict& params);
+    /// Runs `module` with `params` on the document's selection as one undoable step (see
+    /// Job_runner::run_module_on_selection). Refused like run_module, and for an empty
+    /// selection or a module that edits the mesh.
+    bool run_module_on_selection(const QString& module, const Dict& params);
 
     /// Replaces the document by `world`, shown under `title`, unsaved or not.
     void set_document(World world, const QString& title, bool modified);

@@ -428,6 +428,49 @@ void default_pipeline_run(benchmark::State& state) {
     state.counters["vertices"] = static_cast<double>(vertices);
 }
 
+/// What the declarations cost (issue 16): each iteration runs the default pipeline twice,
+/// interleaved, on fresh Worlds: bare (each module's run() on complete parameters, as before
+/// declarations existed) and declared (run_pipeline: check_pipeline, parameters bound to
+/// structs, hints, provenance). The manual time is the declared run's; counters give both and
+/// their ratio, so machine noise hits both alike.
+void default_pipeline_declarations(benchmark::State& state) {
+    Pipeline pipeline = default_pipeline();
+    override_parameter(pipeline, builtin_modules(), "count", Dict_value(state.range(0)), "sphere");
+    double bare = 0, declared = 0;
+    for (auto _ : state) {
+        {
+            std::optional<World> world(std::in_place);
+            const auto start = Clock::now();
+            for (const auto& step : pipeline.steps) {
+                const Module& m = *builtin_modules().find(step.module);
+                m.run(*world, complete_parameters(m, step.params), Progress());
+            }
+            bare += seconds_since(start);
+        }
+        std::optional<World> world(std::in_place);
+        const auto start = Clock::now();
+        run_pipeline(*world, pipeline, builtin_modules());
+        const double s = seconds_since(start);
+        declared += s;
+        state.SetIterationTime(s);
+    }
+    const double n = static_cast<double>(state.iterations());
+    state.counters["bare_s"] = bare / n;
+    state.counters["declared_s"] = declared / n;
+    state.counters["declared_over_bare"] = declared / bare;
+}
+
+/// check_pipeline on the default pipeline and an empty World: what refusing a pipeline in the
+/// wrong order costs before anything runs (target: under 1 ms).
+void check_default_pipeline(benchmark::State& state) {
+    const Pipeline pipeline = default_pipeline();
+    const World world;
+    for (auto _ : state) {
+        auto why = check_pipeline(pipeline, builtin_modules(), world);
+        benchmark::DoNotOptimize(why);
+    }
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n"});
     for (std::int64_t n : {100'000, 1'000'000})
@@ -454,6 +497,18 @@ BENCHMARK(sphere_module)->Apply(sizes);
 BENCHMARK(baseline_cgal_openmesh)->Apply(sizes);
 BENCHMARK(delaunay_after_move)->Apply(moves);
 BENCHMARK(delaunay_flips_only)->Apply(moves);
+BENCHMARK(default_pipeline_declarations)
+    ->ArgNames({"n"})
+    ->Arg(1'000'000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(check_default_pipeline)
+    ->Unit(benchmark::kMicrosecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK(default_pipeline_run)
     ->Name("default_pipeline")
     ->UseManualTime()

@@ -14,9 +14,9 @@ namespace {
 using namespace orbis::gen;
 
 // Applies a command-line override; refuses one that no step of the pipeline takes.
-void apply_override(Pipeline& pipeline, const char* option, const char* parameter,
-                    const Dict_value& value, std::string_view module = {}) {
-    if (override_parameter(pipeline, builtin_modules(), parameter, value, module) == 0)
+void apply_override(Pipeline& pipeline, const Module_registry& registry, const char* option,
+                    const char* parameter, const Dict_value& value, std::string_view module = {}) {
+    if (override_parameter(pipeline, registry, parameter, value, module) == 0)
         throw Pipeline_error(std::string(option) + ": no step of the pipeline has a '" + parameter +
                              "' parameter");
 }
@@ -91,19 +91,24 @@ CLI::App* add_generate_command(CLI::App& app, Generate_options& o) {
     return cmd;
 }
 
-int run_generate(const Generate_options& o) {
+int run_generate(const Generate_options& o, const Module_registry& registry) {
     Pipeline pipeline =
-        o.pipeline.empty() ? default_pipeline() : load_pipeline(o.pipeline, builtin_modules());
-    if (o.vertices) apply_override(pipeline, "--vertices", "count", *o.vertices, "sphere");
-    if (o.seed) apply_override(pipeline, "--seed", "seed", *o.seed);
+        o.pipeline.empty() ? default_pipeline() : load_pipeline(o.pipeline, registry);
+    if (o.vertices)
+        apply_override(pipeline, registry, "--vertices", "count", *o.vertices, "sphere");
+    if (o.seed) apply_override(pipeline, registry, "--seed", "seed", *o.seed);
     if (o.perturbation)
-        apply_override(pipeline, "--perturbation", "perturbation", *o.perturbation, "sphere");
+        apply_override(pipeline, registry, "--perturbation", "perturbation", *o.perturbation,
+                       "sphere");
     if (!o.modules.empty()) pipeline = select_steps(pipeline, o.modules);
     if (o.print_pipeline) {
         std::fputs(pipeline_to_json(pipeline).c_str(), stdout);
         return 0;
     }
     if (o.output.empty()) throw Pipeline_error("generate: --output (-o) is required");
+    World world;
+    // Refuse a pipeline in the wrong order before anything runs.
+    if (const auto why = check_pipeline(pipeline, registry, world)) throw Pipeline_error(*why);
     // Refuse an unknown extension before spending minutes on generation.
     io::format_of(o.output);
 
@@ -122,8 +127,7 @@ int run_generate(const Generate_options& o) {
         std::printf("%s: %.3f s%s\n", pipeline.steps[step].module.c_str(), seconds,
                     details.c_str());
     };
-    World world;
-    run_pipeline(world, pipeline, builtin_modules(), options);
+    run_pipeline(world, pipeline, registry, options);
     bar.clear();
     if (o.timings) std::printf("total: %.3f s\n", total);
     io::save_any(world, o.output, {});
@@ -132,22 +136,46 @@ int run_generate(const Generate_options& o) {
     return 0;
 }
 
-CLI::App* add_modules_command(CLI::App& app) {
-    return app.add_subcommand("modules", "List the generation modules and their parameters");
+CLI::App* add_modules_command(CLI::App& app, bool& json) {
+    auto* cmd = app.add_subcommand(
+        "modules", "List the generation modules (built-in and plugins), their parameters and "
+                   "the layers they read and write");
+    cmd->add_flag("--json", json, "Print them as JSON (the schema the editor's forms use)");
+    return cmd;
 }
 
-int run_modules() {
-    for (const Module* m : builtin_modules().modules()) {
+namespace {
+
+std::string uses_text(const std::vector<Layer_use>& uses) {
+    std::string out;
+    for (const auto& u : uses)
+        out += (out.empty() ? "" : ", ") + u.describe() + (u.required ? "" : " (optional)");
+    return out.empty() ? "nothing" : out;
+}
+
+} // namespace
+
+int run_modules(const Module_registry& registry, bool json) {
+    if (json) {
+        std::fputs(modules_to_json(registry).c_str(), stdout);
+        return 0;
+    }
+    for (const Module* m : registry.modules()) {
         std::printf("%s\n  %s\n", std::string(m->name()).c_str(),
                     std::string(m->description()).c_str());
         for (const auto& p : m->parameters()) {
             std::string range;
             if (p.kind == Parameter_kind::integer || p.kind == Parameter_kind::real)
                 range = ", range [" + text_of(p.min) + ", " + text_of(p.max) + "]";
-            std::printf("    %s (%s, default %s%s): %s\n", p.name.c_str(),
+            const std::string unit = p.unit.empty() ? "" : " " + p.unit;
+            std::printf("    %s (%s, default %s%s%s): %s\n", p.name.c_str(),
                         std::string(parameter_kind_name(p.kind)).c_str(),
-                        text_of(p.default_value).c_str(), range.c_str(), p.description.c_str());
+                        text_of(p.default_value).c_str(), unit.c_str(), range.c_str(),
+                        p.description.c_str());
         }
+        const Layer_uses uses = m->layers(complete_parameters(*m, {}));
+        std::printf("  reads: %s\n  writes: %s\n", uses_text(uses.reads).c_str(),
+                    uses_text(uses.writes).c_str());
     }
     return 0;
 }

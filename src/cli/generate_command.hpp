@@ -2,6 +2,8 @@
 // orbis-cli generate and modules: run a generation pipeline, list the modules.
 #pragma once
 
+#include <orbis/gen/module_registry.hpp>
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -25,12 +27,14 @@ struct Generate_options {
 
 /// Adds `generate` to `app`, filling `options`; returns the subcommand.
 CLI::App* add_generate_command(CLI::App& app, Generate_options& options);
-/// Runs the pipeline and saves the world; returns the exit code. \throws on failure.
-int run_generate(const Generate_options& options);
+/// Runs the pipeline with the modules of `registry` and saves the world; returns the exit
+/// code. \throws on failure.
+int run_generate(const Generate_options& options, const gen::Module_registry& registry);
 
-/// Adds `modules` to `app`; returns the subcommand.
-CLI::App* add_modules_command(CLI::App& app);
-/// Prints every module with its description and parameters; returns 0.
-int run_modules();
+/// Adds `modules` to `app`, setting `json` for --json; returns the subcommand.
+CLI::App* add_modules_command(CLI::App& app, bool& json);
+/// Prints every module of `registry` with its description, parameters and layers (as JSON when
+/// `json`); returns 0.
+int run_modules(const gen::Module_registry& registry, bool json);
 
 } // namespace orbis::cli

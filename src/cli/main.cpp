@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // orbis-cli: command-line access to Orbis: generate a sphere, inspect, validate and convert
-// world files. Exit code 0 on success; otherwise 1 and one line on stderr.
+// world files, run and replay generation modules (plugins included). Exit code 0 on success;
+// otherwise 1 and one line on stderr.
 #include "generate_command.hpp"
 #include "map_command.hpp"
+#include "replay_command.hpp"
 
 #include <orbis/core.hpp>
 #include <orbis/gen/fibonacci_sphere.hpp>
+#include <orbis/gen/plugin.hpp>
 #include <orbis/gen/sphere.hpp>
 #include <orbis/gen/sphere_delaunay.hpp>
 #include <orbis/io/file_error.hpp>
@@ -193,6 +196,53 @@ std::string layer_summary(const orbis::World& world, const orbis::Layer_base& ba
     });
 }
 
+std::string params_text(const orbis::Dict& params) {
+    std::string out;
+    for (const auto& e : params.entries()) {
+        std::string v;
+        if (e.value.is<bool>()) {
+            v = e.value.as<bool>() ? "true" : "false";
+        } else if (e.value.is<std::int64_t>()) {
+            v = std::to_string(e.value.as<std::int64_t>());
+        } else if (e.value.is<double>()) {
+            char buffer[32];
+            std::snprintf(buffer, sizeof buffer, "%g", e.value.as<double>());
+            v = buffer;
+        } else if (e.value.is<std::string>()) {
+            v = "\"" + e.value.as<std::string>() + "\"";
+        }
+        out += (out.empty() ? "" : ", ") + e.key + "=" + v;
+    }
+    return out;
+}
+
+// The steps that made the world and the layers whose inputs changed since.
+void print_provenance(const orbis::World& world) {
+    const auto& steps = world.provenance().steps;
+    if (steps.empty()) {
+        std::printf("  provenance: none recorded\n");
+        return;
+    }
+    std::printf("  provenance: %zu steps\n", steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const auto& s = steps[i];
+        std::string wrote;
+        for (const auto& w : s.writes)
+            wrote += (wrote.empty() ? "" : ", ") + w;
+        std::printf("    %zu. run %u: %s (%s) wrote %s\n", i + 1, s.run, s.module.c_str(),
+                    params_text(s.params).c_str(),
+                    wrote.empty() ? "nothing that is still its" : wrote.c_str());
+    }
+    const auto stale = orbis::stale_layers(world);
+    if (stale.empty()) {
+        std::printf("  stale layers: none\n");
+        return;
+    }
+    std::printf("  stale layers: %zu\n", stale.size());
+    for (const auto& s : stale)
+        std::printf("    %s: %s\n", s.layer.c_str(), s.reason.c_str());
+}
+
 int run_info(const std::string& file) {
     const orbis::World world = orbis::io::load_any(file);
     const orbis::Mesh& m = world.mesh();
@@ -223,7 +273,16 @@ int run_info(const std::string& file) {
         } else if (const orbis::Dict* dict = world.layer(name)) {
             std::printf("  dict  %-16s %zu keys\n", name.c_str(), dict->size());
         }
+        if (const orbis::Layer_hints* h = world.hints(name)) {
+            std::string text = h->label.empty() ? name : h->label;
+            if (!h->unit.empty()) text += ", " + h->unit;
+            if (!h->colour_map.empty()) text += ", shown with " + h->colour_map;
+            if (!h->categories.empty())
+                text += ", " + std::to_string(h->categories.size()) + " named values";
+            std::printf("        %-16s (%s)\n", "", text.c_str());
+        }
     }
+    print_provenance(world);
     return 0;
 }
 
@@ -258,6 +317,11 @@ int run_convert(const Convert_options& o) {
 int main(int argc, char** argv) {
     CLI::App app{"orbis-cli: generate, inspect and convert Orbis worlds"};
     app.require_subcommand(1);
+    app.fallthrough(); // --plugins may come before or after the subcommand
+    std::vector<std::string> plugin_folders;
+    app.add_option("--plugins", plugin_folders,
+                   "Also load module plugins (*.so) from this folder (repeatable; "
+                   "ORBIS_MODULE_PATH and ~/.local/share/orbis/modules are always searched)");
 
     Sphere_options sphere;
     auto* sphere_cmd = app.add_subcommand(
@@ -297,18 +361,33 @@ int main(int argc, char** argv) {
 
     orbis::cli::Generate_options generate;
     auto* generate_cmd = orbis::cli::add_generate_command(app, generate);
-    auto* modules_cmd = orbis::cli::add_modules_command(app);
+    bool modules_json = false;
+    auto* modules_cmd = orbis::cli::add_modules_command(app, modules_json);
+    orbis::cli::Replay_options replay;
+    auto* replay_cmd = orbis::cli::add_replay_command(app, replay);
     orbis::cli::Map_command_options map;
     auto* map_cmd = orbis::cli::add_map_command(app, map);
 
     CLI11_PARSE(app, argc, argv);
     try {
+        // Plugins load only for the commands that run modules: a broken plugin must not keep
+        // anyone from inspecting or converting a file.
+        const auto registry = [&] {
+            const std::vector<std::filesystem::path> folders(plugin_folders.begin(),
+                                                             plugin_folders.end());
+            orbis::gen::Plugin_report report;
+            auto modules = orbis::gen::available_modules(folders, &report);
+            for (const auto& refusal : report.refused)
+                std::cerr << "orbis-cli: plugin refused: " << refusal << '\n';
+            return modules;
+        };
         if (*sphere_cmd) return run_sphere(sphere);
         if (*info_cmd) return run_info(info_file);
         if (*validate_cmd) return run_validate(validate_file);
         if (*convert_cmd) return run_convert(convert);
-        if (*generate_cmd) return orbis::cli::run_generate(generate);
-        if (*modules_cmd) return orbis::cli::run_modules();
+        if (*generate_cmd) return orbis::cli::run_generate(generate, registry());
+        if (*modules_cmd) return orbis::cli::run_modules(registry(), modules_json);
+        if (*replay_cmd) return orbis::cli::run_replay(replay, registry());
         if (*map_cmd) return orbis::cli::run_map(map);
     } catch (const std::exception& e) {
         std::cerr << "orbis-cli: " << e.what() << '\n';

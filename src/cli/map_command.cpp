@@ -18,7 +18,7 @@ Colour_map_kind colour_map_for(const World& world, const std::string& layer) {
     const bool integer =
         l && (l->value_tag() == Value_type::int32 || l->value_tag() == Value_type::uint32 ||
               l->value_tag() == Value_type::int64);
-    return default_colour_map(layer, integer);
+    return default_colour_map(world.hints(layer), integer);
 }
 
 double sea_level_of(const World& world) {
@@ -44,8 +44,8 @@ CLI::App* add_map_command(CLI::App& app, Map_command_options& o) {
         names += (names.empty() ? "" : ", ") + std::string(name);
     cmd->add_option("--colour-map", o.colour_map,
                     "Colour map: " + names +
-                        " (default: terrain for elevation, categorical for "
-                        "integer layers, else viridis)");
+                        " (default: the one the layer's module chose, else categorical for "
+                        "integer layers and viridis for the rest)");
     cmd->add_option("--range", o.range, "Values at the ends of the colour map: MIN MAX")
         ->expected(2);
     cmd->add_option("--hillshade", o.hillshade,
@@ -64,7 +64,12 @@ int run_map(const Map_command_options& o) {
     } else {
         throw std::invalid_argument("unknown colour map '" + o.colour_map + "'");
     }
-    if (o.range.size() == 2) options.range = io::Value_range{o.range[0], o.range[1]};
+    const Layer_hints* hints = world.hints(o.layer);
+    if (o.range.size() == 2)
+        options.range = io::Value_range{o.range[0], o.range[1]};
+    else if (hints && hints->min && hints->max)
+        options.range = io::Value_range{*hints->min, *hints->max};
+    options.hints = hints;
     options.sea_level = sea_level_of(world);
     options.hillshade = o.hillshade.value_or(options.colour_map == Colour_map_kind::terrain);
     const io::Image image = io::render_equirectangular(world, o.layer, options);

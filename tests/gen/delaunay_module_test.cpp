@@ -99,6 +99,10 @@ TEST(DelaunayModule, DelaunayMeshNeedsNoFlips) {
     const World before = world.deep_copy();
     const Dict report = run_module(world, Delaunay_module{}, {});
     EXPECT_EQ(report.at("flips"), Dict_value(std::int64_t(0)));
+    // The run is recorded; mesh and layers are as they were.
+    ASSERT_EQ(world.provenance().steps.size(), 1u);
+    EXPECT_EQ(world.provenance().steps[0].module, "delaunay");
+    world.set_provenance(before.provenance());
     EXPECT_TRUE(world == before);
 }
 

@@ -19,31 +19,46 @@ namespace {
 using namespace orbis;
 using namespace orbis::gen;
 
+struct Writer_params {
+    double value = 1.5;
+    std::int64_t steps = 3;
+    bool fail = false;
+    std::string label = "x";
+};
+
+constexpr auto written_layer = Layer_info<float, Layer_type::vertex>("written");
+
 // A module that writes a layer, reports progress, then fails or is cancelled on request.
-class Writing_module final : public Module {
+class Writing_module final : public Module_of<Writer_params> {
 public:
     std::string_view name() const override { return "writer"; }
     std::string_view description() const override { return "test module"; }
-    std::vector<Parameter> parameters() const override {
-        return {{"value", Parameter_kind::real, 1.5, -10.0, 10.0, "value written"},
-                {"steps", Parameter_kind::integer, std::int64_t(3), 1, 100, "progress steps"},
-                {"fail", Parameter_kind::boolean, false, 0, 0, "throw at the end"},
-                {"label", Parameter_kind::string, "x", 0, 0, "unused"}};
+    const Parameter_list<Writer_params>& parameter_list() const override {
+        static const auto list =
+            Parameter_list<Writer_params>()
+                .add("value", &Writer_params::value, -10.0, 10.0, "m", "value written")
+                .add("steps", &Writer_params::steps, 1, 100, "", "progress steps")
+                .add("fail", &Writer_params::fail, "throw at the end")
+                .add("label", &Writer_params::label, "unused");
+        return list;
     }
-    Dict run(World& world, const Dict& params, const Progress& progress) const override {
-        constexpr auto info = Layer_info<float, Layer_type::vertex>("written");
-        const auto steps = params.at("steps").as<std::int64_t>();
-        for (std::int64_t i = 0; i < steps; ++i) {
+    Layer_uses layers_for(const Writer_params&) const override {
+        return {.reads = {Layer_use::mesh()},
+                .writes = {Layer_use::of(written_layer).with_hints(make_hints("Written", "m"))}};
+    }
+    Dict run_with(World& world, const Writer_params& params,
+                  const Progress& progress) const override {
+        for (std::int64_t i = 0; i < params.steps; ++i) {
             {
-                auto [layer] = world.lock_layer(info);
-                layer.fill(float(params.at("value").as<double>()) + float(i));
+                auto [layer] = world.lock_layer(written_layer);
+                layer.fill(float(params.value) + float(i));
             }
             world.lock_random()->discard(1);
-            progress.report(name(), double(i + 1) / double(steps));
+            progress.report(name(), double(i + 1) / double(params.steps));
         }
-        if (params.at("fail").as<bool>()) throw std::runtime_error("failed on purpose");
+        if (params.fail) throw std::runtime_error("failed on purpose");
         Dict report;
-        report.set("steps", steps);
+        report.set("steps", params.steps);
         return report;
     }
 };

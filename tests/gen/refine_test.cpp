@@ -125,7 +125,9 @@ TEST(Refine, RefusesMissingLayers) {
         run_module(world, Refine_module{}, {});
         FAIL() << "accepted";
     } catch (const std::runtime_error& e) {
-        EXPECT_STREQ(e.what(), "module 'refine' needs a float vertex layer 'elevation'");
+        // Refused from the module's declared reads, before it runs.
+        EXPECT_STREQ(e.what(), "module 'refine' reads layer 'elevation' (float, vertex), which "
+                               "the World does not have");
     }
     World none;
     EXPECT_THROW(run_module(none, Refine_module{}, {}), std::runtime_error);

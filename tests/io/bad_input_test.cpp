@@ -124,8 +124,8 @@ std::vector<Bad_file> make_corpus() {
         b.assign(reinterpret_cast<const std::byte*>(ply.data()),
                  reinterpret_cast<const std::byte*>(ply.data() + ply.size()));
     });
-    add("future_version.orbis", "needs format version 2",
-        [](Bytes& b) { put<std::uint32_t>(b, 8, 2); });
+    add("future_version.orbis", "needs format version 3",
+        [](Bytes& b) { put<std::uint32_t>(b, 8, 3); });
     add("version_zero.orbis", "version 0", [](Bytes& b) { put<std::uint32_t>(b, 8, 0); });
     add("unknown_flags.orbis", "flags", [](Bytes& b) { put<std::uint32_t>(b, 12, 4); });
     add("truncated_header.orbis", "truncated", [](Bytes& b) { b.resize(20); });

@@ -5,17 +5,22 @@
 #include "ui/dialogs/new_world_dialog.hpp"
 
 #include "orbis/gen/module.hpp"
-#include "orbis/gen/module_registry.hpp"
+#include "ui/editor_modules.hpp"
 
 #include <QInputDialog>
 #include <QStringList>
 
 namespace orbis::ui {
 
-std::optional<gen::Pipeline> ask_module_run(QWidget* parent) {
+QStringList module_choices() {
     QStringList names;
-    for (const gen::Module* m : gen::builtin_modules().modules())
+    for (const gen::Module* m : editor_modules().modules())
         names << QString::fromUtf8(m->name().data(), int(m->name().size()));
+    return names;
+}
+
+std::optional<gen::Pipeline> ask_module_run(QWidget* parent) {
+    const QStringList names = module_choices();
     bool ok = false;
     const QString name = QInputDialog::getItem(parent, QObject::tr("Run Module"),
                                                QObject::tr("Module:"), names, 0, false, &ok);
@@ -23,8 +28,8 @@ std::optional<gen::Pipeline> ask_module_run(QWidget* parent) {
     gen::Pipeline one;
     one.steps.push_back(
         {name.toStdString(),
-         gen::complete_parameters(*gen::builtin_modules().find(name.toStdString()), Dict())});
-    New_world_dialog dialog(one, gen::builtin_modules(), parent);
+         gen::complete_parameters(*editor_modules().find(name.toStdString()), Dict())});
+    New_world_dialog dialog(one, editor_modules(), parent);
     dialog.setWindowTitle(QObject::tr("Run %1").arg(name));
     if (dialog.exec() != QDialog::Accepted) return std::nullopt;
     return dialog.pipeline();

@@ -4,14 +4,19 @@
 
 #include "orbis/gen/pipeline.hpp"
 
+#include <QStringList>
+
 #include <optional>
 
 class QWidget;
 
 namespace orbis::ui {
 
-/// Asks for a module of the built-in registry and its parameters (the New dialog's form);
-/// nothing when cancelled.
+/// The modules Run Module offers: editor_modules(), built-in ones first, then plugins.
+QStringList module_choices();
+
+/// Asks for one of module_choices() and its parameters (the New dialog's form); nothing when
+/// cancelled.
 std::optional<gen::Pipeline> ask_module_run(QWidget* parent);
 
 } // namespace orbis::ui

@@ -84,10 +84,12 @@ Inspector_dock::Inspector_dock(QWidget* parent)
     header_->setTextInteractionFlags(Qt::TextBrowserInteraction);
     header_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     layout->addWidget(header_);
-    values_ = new QTableWidget(0, 2, body);
+    values_ = new QTableWidget(0, 3, body);
     values_->setObjectName("inspector_values");
-    values_->setHorizontalHeaderLabels({tr("Layer"), tr("Value")});
+    // The third column is what the writer's hints say a value means: its unit or category.
+    values_->setHorizontalHeaderLabels({tr("Layer"), tr("Value"), tr("Meaning")});
     values_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    values_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     values_->horizontalHeader()->setStretchLastSection(true);
     values_->verticalHeader()->hide();
     layout->addWidget(values_, 1);
@@ -173,7 +175,20 @@ void Inspector_dock::add_row(const std::string& layer, const std::string& label,
             .arg(QString::fromUtf8(layer_type_name(l->type()).data(),
                                    int(layer_type_name(l->type()).size()))));
     values_->setItem(row, 0, name);
-    auto* value = new QTableWidgetItem(QString::fromStdString(l->format_value(slot)));
+    const QString text = QString::fromStdString(l->format_value(slot));
+    QString meaning;
+    if (const Layer_hints* h = world_->hints(layer)) {
+        bool integer = false;
+        const qlonglong id = text.toLongLong(&integer);
+        if (const Layer_category* c = integer ? h->category(id) : nullptr)
+            meaning = QString::fromStdString(c->name);
+        else
+            meaning = QString::fromStdString(h->unit);
+    }
+    auto* note = new QTableWidgetItem(meaning);
+    note->setFlags(note->flags() & ~Qt::ItemIsEditable);
+    values_->setItem(row, 2, note);
+    auto* value = new QTableWidgetItem(text);
     value->setData(Qt::UserRole, QString::fromStdString(layer));
     value->setData(Qt::UserRole + 1, qulonglong(slot));
     if (!editable) value->setFlags(value->flags() & ~Qt::ItemIsEditable);

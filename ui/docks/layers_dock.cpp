@@ -6,13 +6,17 @@
 
 #include "orbis/core/world.hpp"
 
+#include <QBrush>
 #include <QCheckBox>
+#include <QColor>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPushButton>
+#include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -61,10 +65,29 @@ Layers_dock::Layers_dock(QWidget* parent)
     table_->setObjectName("layers_table");
     table_->setRootIsDecorated(false);
     table_->setAlternatingRowColors(true);
-    table_->setHeaderLabels(
-        {tr("Layer"), tr("Kind"), tr("Type"), tr("Count"), tr("Min"), tr("Mean"), tr("Max")});
+    table_->setHeaderLabels({tr("Layer"), tr("Kind"), tr("Type"), tr("Count"), tr("Min"),
+                             tr("Mean"), tr("Max"), tr("State")});
     table_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     layout->addWidget(table_, 1);
+
+    // What a stale layer is missing, and the way to bring it up to date.
+    auto* stale_row = new QHBoxLayout();
+    stale_reason_ = new QLabel(body);
+    stale_reason_->setObjectName("stale_reason");
+    stale_reason_->setWordWrap(true);
+    rerun_ = new QPushButton(tr("Re-run"), body);
+    rerun_->setObjectName("rerun_step");
+    rerun_->setToolTip(tr("Run the step that wrote this layer again, with its recorded "
+                          "parameters (one undoable step)"));
+    stale_row->addWidget(stale_reason_, 1);
+    stale_row->addWidget(rerun_);
+    layout->addLayout(stale_row);
+    connect(rerun_, &QPushButton::clicked, this, [this] {
+        QTreeWidgetItem* item = table_->currentItem();
+        if (!item) return;
+        if (const auto s = stale(item->data(0, Qt::UserRole).toString().toStdString()))
+            Q_EMIT rerun_requested(s->step);
+    });
 
     auto* form = new QFormLayout();
     map_ = new QComboBox(body);
@@ -100,6 +123,7 @@ Layers_dock::Layers_dock(QWidget* parent)
         if (updating_) return;
         const std::string name =
             item ? item->data(0, Qt::UserRole).toString().toStdString() : std::string();
+        refresh_stale();
         if (name == shown_) return;
         shown_ = name;
         refresh_controls();
@@ -121,17 +145,40 @@ Layers_dock::Layers_dock(QWidget* parent)
 
 void Layers_dock::set_world(const World& world) {
     stats_ = render::all_layer_stats(world);
+    hints_ = world.all_hints();
+    stale_ = stale_layers(world);
     updating_ = true;
     table_->clear();
     auto* none = new QTreeWidgetItem(table_, {tr("(none)")});
     none->setData(0, Qt::UserRole, QString());
     bool still_there = shown_.empty();
     for (const render::Layer_stats& s : stats_) {
-        QStringList columns{QString::fromStdString(s.name), kind_name(s),
-                            QString::fromStdString(s.value_type), QString::number(s.count)};
-        if (!s.is_dict) columns << number(s.min) << number(s.mean) << number(s.max);
+        QString title = QString::fromStdString(s.name);
+        if (const Layer_hints* h = hints(s.name)) {
+            const QString label = QString::fromStdString(h->label);
+            const QString unit = QString::fromStdString(h->unit);
+            if (!label.isEmpty() && label.compare(title, Qt::CaseInsensitive) != 0)
+                title += " – " + label;
+            if (!unit.isEmpty()) title += " (" + unit + ")";
+        }
+        QStringList columns{title, kind_name(s), QString::fromStdString(s.value_type),
+                            QString::number(s.count)};
+        if (!s.is_dict)
+            columns << number(s.min) << number(s.mean) << number(s.max);
+        else
+            columns << QString() << QString() << QString();
+        const auto why = stale(s.name);
+        columns << (why ? tr("stale") : QString());
         auto* item = new QTreeWidgetItem(table_, columns);
         item->setData(0, Qt::UserRole, QString::fromStdString(s.name));
+        if (why) {
+            item->setToolTip(7, QString::fromStdString(why->reason));
+            item->setToolTip(0, QString::fromStdString(why->reason));
+            // The State column may be scrolled away: the name shows it too.
+            item->setForeground(7, QBrush(QColor(200, 90, 0)));
+            item->setForeground(0, QBrush(QColor(200, 90, 0)));
+            item->setIcon(0, table_->style()->standardIcon(QStyle::SP_MessageBoxWarning));
+        }
         if (s.is_dict) item->setFlags(item->flags() & ~Qt::ItemIsSelectable);
         for (int c = 3; c < 7; ++c)
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);
@@ -142,6 +189,7 @@ void Layers_dock::set_world(const World& world) {
     select_row_of_shown();
     updating_ = false;
     refresh_controls();
+    refresh_stale();
     // The view still shows the layer that went (an undo removed it): tell it.
     if (lost) Q_EMIT view_changed();
 }
@@ -182,10 +230,36 @@ render::Colour_options Layers_dock::colour_options() const {
     if (!chosen.isEmpty()) {
         o.map = colour_map_from_name(chosen.toStdString());
     } else if (const render::Layer_stats* s = shown_stats()) {
-        o.map = default_colour_map(s->name, is_integer_type(s->value_type));
+        o.map = default_colour_map(hints(s->name), is_integer_type(s->value_type));
     }
     if (!auto_range_->isChecked()) o.range = std::pair{min_->value(), max_->value()};
     return o;
+}
+
+const Layer_hints* Layers_dock::hints(const std::string& name) const {
+    const auto it = hints_.find(name);
+    return it == hints_.end() ? nullptr : &it->second;
+}
+
+std::optional<Stale_layer> Layers_dock::stale(const std::string& name) const {
+    for (const Stale_layer& s : stale_)
+        if (s.layer == name) return s;
+    return std::nullopt;
+}
+
+void Layers_dock::refresh_stale() {
+    QTreeWidgetItem* item = table_->currentItem();
+    const auto why =
+        item ? stale(item->data(0, Qt::UserRole).toString().toStdString()) : std::nullopt;
+    const bool any = !stale_.empty();
+    stale_reason_->setVisible(any);
+    rerun_->setVisible(any);
+    rerun_->setEnabled(bool(why));
+    if (why)
+        stale_reason_->setText(tr("Stale: %1.").arg(QString::fromStdString(why->reason)));
+    else
+        stale_reason_->setText(
+            tr("%n stale layer(s); choose one to see why.", "", int(stale_.size())));
 }
 
 void Layers_dock::refresh_controls() {

@@ -2,11 +2,14 @@
 // The Layers dock: every layer of the World with its statistics, and how the shown one looks.
 #pragma once
 
+#include "orbis/core/layer_hints.hpp"
+#include "orbis/core/provenance.hpp"
 #include "orbis/render/layer_stats.hpp"
 #include "orbis/render/mesh_buffers.hpp"
 
 #include <QDockWidget>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,6 +17,8 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
 class QTreeWidget;
 
 namespace orbis {
@@ -24,9 +29,10 @@ namespace orbis::ui {
 
 class Histogram_widget;
 
-/// Lists every typed and Dict layer (kind, value type, live count, min / mean / max) and lets
-/// the user choose the layer that colours the view, its colour map and its range; shows the
-/// chosen layer's histogram.
+/// Lists every typed and Dict layer (label and unit from its module's hints, kind, value type,
+/// live count, min / mean / max, and whether it is stale) and lets the user choose the layer
+/// that colours the view, its colour map and its range; shows the chosen layer's histogram.
+/// For a stale layer it says why and offers Re-run of the step that wrote it.
 class Layers_dock : public QDockWidget {
     Q_OBJECT
 public:
@@ -42,9 +48,12 @@ public:
     /// Chooses the layer that colours the view (empty: none); unknown names choose none.
     void set_shown_layer(const std::string& name);
     /// The colour options of the shown layer, with the map always explicit (the automatic
-    /// choice resolved: terrain for "elevation", categorical for integer and bool layers,
-    /// viridis otherwise).
+    /// choice resolved by default_colour_map from the layer's hints).
     render::Colour_options colour_options() const;
+    /// The display hints of layer `name`, or nullptr.
+    const Layer_hints* hints(const std::string& name) const;
+    /// Why layer `name` is stale, or nothing when it is fresh (or was not made by a module).
+    std::optional<Stale_layer> stale(const std::string& name) const;
     /// The statistics of the shown layer, if one is shown.
     const render::Layer_stats* shown_stats() const;
     /// The statistics of every layer, in the order listed.
@@ -53,10 +62,13 @@ public:
 Q_SIGNALS:
     /// The shown layer, its map or its range changed.
     void view_changed();
+    /// The user asked to run step `step` of the world's provenance again.
+    void rerun_requested(std::size_t step);
 
 private:
     void select_row_of_shown();
     void refresh_controls();
+    void refresh_stale();
 
     QTreeWidget* table_ = nullptr;
     QComboBox* map_ = nullptr;
@@ -64,7 +76,11 @@ private:
     QDoubleSpinBox* min_ = nullptr;
     QDoubleSpinBox* max_ = nullptr;
     Histogram_widget* histogram_ = nullptr;
+    QLabel* stale_reason_ = nullptr;
+    QPushButton* rerun_ = nullptr;
     std::vector<render::Layer_stats> stats_;
+    std::map<std::string, Layer_hints, std::less<>> hints_;
+    std::vector<Stale_layer> stale_;
     std::string shown_;
     bool updating_ = false;
 };

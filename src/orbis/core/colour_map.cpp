@@ -233,9 +233,16 @@ std::optional<Colour_map_kind> colour_map_from_name(std::string_view name) {
 
 std::span<const std::string_view> colour_map_names() { return names; }
 
-Colour_map_kind default_colour_map(std::string_view name, bool integer) {
-    if (name == "elevation" || name == "height") return Colour_map_kind::terrain;
+Colour_map_kind default_colour_map(const Layer_hints* hints, bool integer) {
+    if (hints)
+        if (const auto kind = colour_map_from_name(hints->colour_map)) return *kind;
     return integer ? Colour_map_kind::categorical : Colour_map_kind::viridis;
+}
+
+Srgb8 category_colour(const Layer_hints* hints, std::int64_t id) {
+    if (hints)
+        if (const Layer_category* c = hints->category(id)) return c->colour;
+    return categorical(id);
 }
 
 } // namespace orbis

@@ -2,6 +2,8 @@
 // Named colour maps from values to 8-bit sRGB colours, for map images and the editor.
 #pragma once
 
+#include "orbis/core/layer_hints.hpp"
+
 #include <glm/vec3.hpp>
 
 #include <cstdint>
@@ -66,10 +68,14 @@ double normalise(double value, double min, double max);
 Srgb8 map_colour(Colour_map_kind kind, double value, double min, double max,
                  double sea_level = 0.0);
 
-/// The map a layer called `name` is shown with unless the user picks another: terrain for
-/// "elevation" and "height" (metres), categorical for integer layers (ids), viridis otherwise.
-/// The editor and orbis-cli map both use it.
-Colour_map_kind default_colour_map(std::string_view name, bool integer);
+/// The map a layer is shown with unless the user picks another: the one its writer's hints
+/// name (may be null), else categorical for integer layers (ids) and viridis otherwise. The
+/// editor and orbis-cli map both use it.
+Colour_map_kind default_colour_map(const Layer_hints* hints, bool integer);
+
+/// The colour of value `id` of a categorical layer: its category's colour in `hints` (may be
+/// null), else categorical(id).
+Srgb8 category_colour(const Layer_hints* hints, std::int64_t id);
 
 /// The name of `kind` ("viridis", "magma", "turbo", "diverging", "terrain", "categorical");
 /// "unknown" for a value outside the enum.

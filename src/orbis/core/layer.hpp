@@ -77,6 +77,10 @@ public:
     virtual Value_type value_tag() const = 0;
     /// Stamp of the last modification (see next_version).
     std::uint64_t version() const { return version_; }
+    /// Stamp of the last write through a lock: changes that only follow a mesh edit
+    /// (interpolated, merged or reset values) leave it alone. Provenance compares it, so that
+    /// a brush makes layers computed from this one stale but a flip does not.
+    std::uint64_t values_version() const { return values_version_; }
     /// Number of slots: the mesh's slot count for this element kind (deleted ids included).
     virtual std::size_t size() const = 0;
     /// The value in `slot` as text ("0.25", "(1, 0, 0)"), for inspectors and messages.
@@ -124,10 +128,12 @@ private:
     virtual std::optional<std::string> check_range(const Layer_base* before) const = 0;
     virtual bool validates() const = 0;
     void touch() { version_ = next_version(); }
+    void touch_values() { values_version_ = version_ = next_version(); }
 
     std::string name_;
     Layer_type type_;
     std::uint64_t version_ = next_version();
+    std::uint64_t values_version_ = version_;
 };
 
 /// One value of type T per element named by Type, readable by id. Obtained from a World

@@ -15,6 +15,8 @@ World::World(const World& other)
     , mesh_version_(other.mesh_version_)
     , entries_((other.require_unlocked("copy a World"), other.entries_))
     , random_(other.random_)
+    , hints_(other.hints_)
+    , provenance_(other.provenance_)
     , callbacks_(other.callbacks_)
     , next_callbacks_id_(other.next_callbacks_id_) {}
 
@@ -90,7 +92,7 @@ void World::release_layer(Layer_base& layer) {
     if (it == entries_.end()) return;
     it->second.locked = false;
     --locked_layers_;
-    layer.touch();
+    layer.touch_values();
     if (it->second.doomed) entries_.erase(it);
 }
 
@@ -165,6 +167,7 @@ Dict_lock::~Dict_lock() {
     for (auto& [name, e] : world_->entries_)
         if (e.dict.get() == dict_) {
             e.locked = false;
+            e.dict_version = next_version();
             --world_->locked_layers_;
         }
 }
@@ -220,8 +223,36 @@ std::size_t World::bytes_not_shared_with(const World& other) const {
     return bytes;
 }
 
+std::optional<std::uint64_t> World::version_of(std::string_view name) const {
+    const Entry* e = find_entry(name);
+    if (!e || e->doomed) return std::nullopt;
+    return e->typed ? e->typed->values_version() : e->dict_version;
+}
+
+const Layer_hints* World::hints(std::string_view name) const {
+    const auto it = hints_->find(name);
+    return it == hints_->end() ? nullptr : &it->second;
+}
+
+void World::set_hints(std::string_view name, Layer_hints hints) {
+    const Layer_hints* now = this->hints(name);
+    if (now ? *now == hints : hints.empty()) return;
+    auto copy = std::make_shared<std::map<std::string, Layer_hints, std::less<>>>(*hints_);
+    if (hints.empty())
+        copy->erase(copy->find(name));
+    else
+        (*copy)[std::string(name)] = std::move(hints);
+    hints_ = std::move(copy);
+}
+
+void World::set_provenance(Provenance provenance) {
+    provenance_ = std::make_shared<const Provenance>(std::move(provenance));
+}
+
 bool operator==(const World& a, const World& b) {
     if (a.mesh_ != b.mesh_ && !(*a.mesh_ == *b.mesh_)) return false;
+    if (a.hints_ != b.hints_ && !(*a.hints_ == *b.hints_)) return false;
+    if (a.provenance_ != b.provenance_ && !same_provenance(a, b)) return false;
     if (a.random_ != b.random_ && !(*a.random_ == *b.random_)) return false;
     if (a.entries_.size() != b.entries_.size()) return false;
     for (auto i = a.entries_.begin(), j = b.entries_.begin(); i != a.entries_.end(); ++i, ++j) {

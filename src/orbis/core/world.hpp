@@ -5,7 +5,9 @@
 
 #include "orbis/core/dict.hpp"
 #include "orbis/core/layer.hpp"
+#include "orbis/core/layer_hints.hpp"
 #include "orbis/core/mesh.hpp"
+#include "orbis/core/provenance.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -294,6 +296,27 @@ public:
     Dict_lock lock_layer(std::string_view name);
     ///@}
 
+    /// The values version of the typed or Dict layer `name` (Layer_base::values_version: writes
+    /// through a lock, not values that follow mesh edits), or nothing when there is none.
+    std::optional<std::uint64_t> version_of(std::string_view name) const;
+
+    /// \name Display hints and provenance
+    /// Plain data that travels with the World: snapshots share it, files save it, == compares
+    /// it. Neither is a layer, so neither appears in layer_names().
+    ///@{
+    /// The display hints of layer `name`, or nullptr when none were set.
+    const Layer_hints* hints(std::string_view name) const;
+    /// Sets the display hints of layer `name` (the layer need not exist yet); empty hints
+    /// remove them. O(layers with hints).
+    void set_hints(std::string_view name, Layer_hints hints);
+    /// Every layer's hints, by name.
+    const std::map<std::string, Layer_hints, std::less<>>& all_hints() const { return *hints_; }
+    /// The steps that made this World (see provenance.hpp).
+    const Provenance& provenance() const { return *provenance_; }
+    /// Replaces the record of the steps that made this World.
+    void set_provenance(Provenance provenance);
+    ///@}
+
     /// \name Random numbers
     ///@{
     /// The generator's state, for reading (file formats compare and save it).
@@ -325,7 +348,8 @@ public:
     std::size_t bytes_not_shared_with(const World& other) const;
 
     /// Same mesh, same layers (names, types, settings, values) and dicts, same generator
-    /// state. Versions and callbacks are not compared. Shared chunks are not read.
+    /// state, same hints and provenance. Versions and callbacks are not compared. Shared chunks are
+    /// not read.
     friend bool operator==(const World& a, const World& b);
 
 private:
@@ -340,6 +364,7 @@ private:
         std::shared_ptr<Dict> dict;
         bool locked = false;
         bool doomed = false; // removed by a mesh edit while locked: erased on release
+        std::uint64_t dict_version = next_version(); // a Dict layer's stamp (typed: unused)
     };
     struct Callbacks_entry {
         std::uint64_t id;
@@ -372,6 +397,9 @@ private:
     std::uint64_t mesh_version_ = next_version();
     Entries entries_;
     std::shared_ptr<std::mt19937_64> random_;
+    std::shared_ptr<const std::map<std::string, Layer_hints, std::less<>>> hints_ =
+        std::make_shared<const std::map<std::string, Layer_hints, std::less<>>>();
+    std::shared_ptr<const Provenance> provenance_ = std::make_shared<const Provenance>();
     std::vector<Callbacks_entry> callbacks_;
     std::uint64_t next_callbacks_id_ = 1;
     bool mesh_locked_ = false;

@@ -142,9 +142,16 @@ std::string_view Delaunay_module::description() const {
            "exact predicates on the sphere; reads 'position', changes the mesh";
 }
 
-std::vector<Parameter> Delaunay_module::parameters() const { return {}; }
+const Parameter_list<No_parameters>& Delaunay_module::parameter_list() const {
+    static const Parameter_list<No_parameters> list;
+    return list;
+}
 
-Dict Delaunay_module::run(World& world, const Dict&, const Progress& progress) const {
+Layer_uses Delaunay_module::layers_for(const No_parameters&) const {
+    return {.reads = {Layer_use::of(position_layer)}, .writes = {Layer_use::mesh()}};
+}
+
+Dict Delaunay_module::run_with(World& world, const No_parameters&, const Progress& progress) const {
     const auto* layer = world.layer(position_layer);
     if (!layer) throw std::runtime_error("module 'delaunay' needs the 'position' layer");
     const std::vector<glm::vec3> positions(layer->begin(), layer->end());

@@ -52,19 +52,21 @@ Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions
 /// replaces the connectivity: vertex ids and vertex layers survive, face and edge layers are
 /// reset to their initial values, and the report says "rebuilt". With deleted vertices it
 /// reports what is left instead.
-class Delaunay_module final : public Module {
+class Delaunay_module final : public Module_of<No_parameters> {
 public:
     /// "delaunay".
     std::string_view name() const override { return "delaunay"; }
     /// What it does.
     std::string_view description() const override;
     /// None.
-    std::vector<Parameter> parameters() const override;
+    const Parameter_list<No_parameters>& parameter_list() const override;
+    /// Reads `position`; writes the mesh.
+    Layer_uses layers_for(const No_parameters&) const override;
     /// Runs lawson_flips over every edge; report {"flips", "rebuilt", "non_delaunay"}, the
     /// last the non-Delaunay edges plus folded faces left (0 unless faces folded and the mesh
     /// could not be rebuilt).
     /// \throws std::runtime_error when the World has no position layer.
-    Dict run(World& world, const Dict& params, const Progress& progress) const override;
+    Dict run_with(World& world, const No_parameters&, const Progress& progress) const override;
 };
 
 } // namespace orbis::gen

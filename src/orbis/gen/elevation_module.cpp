@@ -4,6 +4,7 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/noise.hpp"
 #include "orbis/gen/plates_module.hpp"
+#include "orbis/gen/vertex_adjacency.hpp"
 
 #include <glm/geometric.hpp>
 
@@ -18,30 +19,10 @@ namespace {
 
 constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
 
-// Neighbours of every vertex slot in one array (compressed rows): the walks below visit each
-// vertex's neighbours several times, and quad-edge traversal costs more than an array.
-struct Graph {
-    std::vector<std::uint32_t> first; // slot -> start in `next`; size slots + 1
-    std::vector<std::uint32_t> next;  // neighbour slots
-};
-
-Graph graph_of(const Mesh& m) {
-    Graph g;
-    g.first.assign(m.vertex_slots() + 1, 0);
-    g.next.reserve(2 * m.edge_count());
-    for (std::uint32_t i = 0; i < m.vertex_slots(); ++i) {
-        g.first[i] = std::uint32_t(g.next.size());
-        if (!m.contains(Vertex{i})) continue;
-        for (const Vertex n : Vertex{i}.neighbors(m))
-            g.next.push_back(n.index());
-    }
-    g.first[m.vertex_slots()] = std::uint32_t(g.next.size());
-    return g;
-}
-
 // Hops from the nearest source, walking only between vertices of the same plate; unreached
 // beyond `max_hops`.
-std::vector<std::uint32_t> hops_within_plate(const Graph& g, const std::vector<std::int32_t>& plate,
+std::vector<std::uint32_t> hops_within_plate(const Vertex_adjacency& g,
+                                             const std::vector<std::int32_t>& plate,
                                              const std::vector<std::uint32_t>& sources,
                                              std::uint32_t max_hops) {
     std::vector<std::uint32_t> hops(plate.size(), unreached);
@@ -87,27 +68,40 @@ std::string_view Elevation_module::description() const {
            "writes 'elevation' (float, vertex, lerp) and the 'terrain' Dict (sea_level)";
 }
 
-std::vector<Parameter> Elevation_module::parameters() const {
-    return {
-        {"mountain_height", Parameter_kind::real, 4500.0, 0.0, 9000.0,
-         "uplift (m) where continents collide"},
-        {"trench_depth", Parameter_kind::real, 4500.0, 0.0, 7000.0,
-         "depth (m) of ocean trenches below the ocean floor"},
-        {"roughness", Parameter_kind::real, 700.0, 0.0, 3000.0,
-         "amplitude (m) of fractal hills and sea-floor roughness"},
-        {"coast_blur", Parameter_kind::real, 250.0, 0.0, 2000.0,
-         "width (km) over which continental crust fades into oceanic crust"},
-        {"land_fraction", Parameter_kind::real, 0.29, 0.0, 1.0,
-         "fraction of vertices above sea level"},
-    };
+const Parameter_list<Elevation_params>& Elevation_module::parameter_list() const {
+    static const auto list =
+        Parameter_list<Elevation_params>()
+            .add("mountain_height", &Elevation_params::mountain_height, 0.0, 9000.0, "m",
+                 "uplift where continents collide")
+            .add("trench_depth", &Elevation_params::trench_depth, 0.0, 7000.0, "m",
+                 "depth of ocean trenches below the ocean floor")
+            .add("roughness", &Elevation_params::roughness, 0.0, 3000.0, "m",
+                 "amplitude of fractal hills and sea-floor roughness")
+            .add("coast_blur", &Elevation_params::coast_blur, 0.0, 2000.0, "km",
+                 "width over which continental crust fades into oceanic crust")
+            .add("land_fraction", &Elevation_params::land_fraction, 0.0, 1.0, "",
+                 "fraction of vertices above sea level");
+    return list;
 }
 
-Dict Elevation_module::run(World& world, const Dict& params, const Progress& progress) const {
-    const double mountain_height = params.at("mountain_height").as<double>();
-    const double trench_depth = params.at("trench_depth").as<double>();
-    const double roughness = params.at("roughness").as<double>();
-    const double coast_blur = params.at("coast_blur").as<double>();
-    const double land_fraction = params.at("land_fraction").as<double>();
+Layer_uses Elevation_module::layers_for(const Elevation_params&) const {
+    Layer_hints hints = make_hints("Elevation", "m", "terrain");
+    hints.min = -11000.0;
+    hints.max = 9000.0;
+    return {.reads = {Layer_use::of(position_layer), Layer_use::of(plate_id_layer),
+                      Layer_use::of(plate_boundary_layer),
+                      Layer_use::dict(std::string(plates_dict_name))},
+            .writes = {Layer_use::of(elevation_layer).with_hints(std::move(hints)),
+                       Layer_use::dict(std::string(terrain_dict_name))}};
+}
+
+Dict Elevation_module::run_with(World& world, const Elevation_params& params,
+                                const Progress& progress) const {
+    const double mountain_height = params.mountain_height;
+    const double trench_depth = params.trench_depth;
+    const double roughness = params.roughness;
+    const double coast_blur = params.coast_blur;
+    const double land_fraction = params.land_fraction;
 
     const auto* position = world.layer(position_layer);
     const auto* plate_id = world.layer(plate_id_layer);
@@ -137,7 +131,8 @@ Dict Elevation_module::run(World& world, const Dict& params, const Progress& pro
         edge_sum += std::acos(
             std::clamp(glm::dot(unit[e.origin(m).index()], unit[e.dest(m).index()]), -1.0, 1.0));
     const double edge_km = radius * edge_sum / double(std::max<std::size_t>(1, m.edge_count()));
-    const Graph g = graph_of(m);
+    // The walks below visit each vertex's neighbours several times: an array beats quad-edges.
+    const Vertex_adjacency g = vertex_adjacency(m);
     progress.report(name(), 0.1);
 
     // Sources of the boundary features, each on its side of the boundary.

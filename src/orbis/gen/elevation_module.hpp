@@ -17,6 +17,15 @@ inline constexpr auto elevation_layer =
 /// Name of the Dict layer with {"sea_level": metres, "land_fraction", "min", "max"}.
 inline constexpr std::string_view terrain_dict_name = "terrain";
 
+/// Parameters of `elevation`; their ranges are declared with the module.
+struct Elevation_params {
+    double mountain_height = 4500.0; ///< uplift (m) where continents collide
+    double trench_depth = 4500.0;    ///< depth (m) of trenches below the ocean floor
+    double roughness = 700.0;        ///< amplitude (m) of fractal hills
+    double coast_blur = 250.0;       ///< width (km) of the continental slope
+    double land_fraction = 0.29;     ///< fraction of vertices above sea level
+};
+
 /// `elevation`: heights in metres for every vertex, in Earth's ranges. Reads position,
 /// plate_id, plate_boundary and the "plates" Dict (run `plates` first); writes elevation_layer
 /// and the "terrain" Dict.
@@ -38,17 +47,20 @@ inline constexpr std::string_view terrain_dict_name = "terrain";
 ///   (Earth: 0.29), and are clamped to [-11,000, 9,000] m.
 /// Noise seeds are drawn from the World's generator. Cost: O(vertices + edges), about 1 s per
 /// million vertices.
-class Elevation_module final : public Module {
+class Elevation_module final : public Module_of<Elevation_params> {
 public:
     /// "elevation".
     std::string_view name() const override { return "elevation"; }
     /// What it does, reads and writes.
     std::string_view description() const override;
     /// mountain_height, trench_depth, roughness, coast_blur, land_fraction.
-    std::vector<Parameter> parameters() const override;
+    const Parameter_list<Elevation_params>& parameter_list() const override;
+    /// Reads position, plate_id, plate_boundary and "plates"; writes elevation and "terrain".
+    Layer_uses layers_for(const Elevation_params&) const override;
     /// Computes the heights; report {"min", "max", "land_fraction"}.
     /// \throws std::runtime_error naming the missing input.
-    Dict run(World& world, const Dict& params, const Progress& progress) const override;
+    Dict run_with(World& world, const Elevation_params& params,
+                  const Progress& progress) const override;
 };
 
 } // namespace orbis::gen

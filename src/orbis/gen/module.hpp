@@ -5,9 +5,12 @@
 
 #include "orbis/core/dict.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/gen/layer_use.hpp"
+#include "orbis/gen/parameter_list.hpp"
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,22 +30,6 @@ class Cancelled : public std::runtime_error {
 public:
     /// Cancellation of `module`.
     explicit Cancelled(std::string_view module);
-};
-
-/// The type of a parameter's value (stored in a Dict as bool, int64, double or string).
-enum class Parameter_kind { boolean, integer, real, string };
-
-/// Name of a kind as parameter dicts and messages spell it: "bool", "int", "double", "string".
-std::string_view parameter_kind_name(Parameter_kind kind);
-
-/// One parameter a module takes: name, type, default, inclusive range (numbers) and meaning.
-struct Parameter {
-    std::string name;         ///< key in the params Dict
-    Parameter_kind kind;      ///< type of its value
-    Dict_value default_value; ///< used when a pipeline leaves it out; inside the range
-    double min = 0;           ///< smallest allowed value (integer and real only)
-    double max = 0;           ///< largest allowed value (integer and real only)
-    std::string description;  ///< one line for `orbis-cli modules` and the editor
 };
 
 /// Where a running module reports how far it is and learns that it should stop.
@@ -72,21 +59,52 @@ private:
 
 /// One step of world generation. A module reads and writes the World only through its mesh,
 /// layers and random generator, so modules can be combined in any order that provides the
-/// layers each one reads. Implementations are stateless: run() is const.
+/// layers each one reads. Implementations are stateless: run() is const. Most modules derive
+/// from Module_of<P>, which binds the parameters to a struct.
 class Module {
 public:
     virtual ~Module() = default;
 
     /// Unique name, as pipelines and the command line spell it.
     virtual std::string_view name() const = 0;
-    /// One sentence on what it does, the layers it reads and those it writes.
+    /// One sentence on what it does.
     virtual std::string_view description() const = 0;
     /// The parameters it takes, in the order `orbis-cli modules` lists them.
     virtual std::vector<Parameter> parameters() const = 0;
+    /// What it reads and writes when run with `params` (complete and checked; a layer a module
+    /// reads may be a parameter).
+    virtual Layer_uses layers(const Dict& params) const = 0;
     /// Runs on `world` with `params` complete and checked (see complete_parameters). Returns
     /// a report of what it did (counts, e.g. {"flips": 12}). May throw Cancelled (through
     /// progress.report) or std::runtime_error; run_module then restores the World.
     virtual Dict run(World& world, const Dict& params, const Progress& progress) const = 0;
+};
+
+/// A Module whose parameters are the declared fields of a struct P (see Parameter_list): it
+/// implements parameters(), layers() and run() from parameter_list(), layers_for() and run_with().
+template <class P>
+class Module_of : public Module {
+public:
+    /// The parameter struct.
+    using Params = P;
+
+    /// The declarations parameter_list() gives.
+    std::vector<Parameter> parameters() const final { return parameter_list().parameters(); }
+    /// layers_for the bound parameters.
+    Layer_uses layers(const Dict& params) const final {
+        return layers_for(parameter_list().bind(params));
+    }
+    /// run_with the bound parameters.
+    Dict run(World& world, const Dict& params, const Progress& progress) const final {
+        return run_with(world, parameter_list().bind(params), progress);
+    }
+
+    /// The parameters, each bound to its field of P; built once per module.
+    virtual const Parameter_list<P>& parameter_list() const = 0;
+    /// What the module reads and writes with `params`.
+    virtual Layer_uses layers_for(const P& params) const = 0;
+    /// Runs with `params` (in range); as Module::run.
+    virtual Dict run_with(World& world, const P& params, const Progress& progress) const = 0;
 };
 
 /// The module's parameters as a Dict: {name: {type, default, min, max, description}}, with
@@ -95,14 +113,50 @@ Dict parameters_dict(const Module& module);
 
 /// `given` with every missing parameter set to its default and integers given for real
 /// parameters turned into doubles. \throws Pipeline_error naming the module and parameter for
-/// an unknown parameter, a value of the wrong type, or a number outside its range (message
-/// gives the range).
+/// an unknown parameter (with the nearest known name when one is close), a value of the wrong
+/// type, or a number outside its range (message gives the range).
 Dict complete_parameters(const Module& module, const Dict& given);
 
+/// Of `names`, the one nearest to `name` (fewest edits), when at most a third of it differs;
+/// empty otherwise. For "did you mean" in messages.
+std::string nearest_name(std::string_view name, const std::vector<std::string>& names);
+
+/// Sets on `world` the display hints that `module` declares for the layers it writes with
+/// `params`; run_module calls it before the run, so that the module may refine them.
+void apply_hints(World& world, const Module& module, const Dict& params);
+
+/// Why `module` cannot run on `world` with `params` (complete): the first required input it
+/// declares that the World lacks or holds with another type; nothing when it can.
+std::optional<std::string> check_module_inputs(const World& world, const Module& module,
+                                               const Dict& params);
+
 /// Runs `module` on `world` with complete_parameters(module, params) and returns its report.
-/// When the module throws (cancellation included), the World goes back to what it was before
-/// the run and the exception propagates. Cost: the module's, plus an O(layers) snapshot.
+/// Before it runs, check_module_inputs must pass (else Pipeline_error). After it, the World's
+/// provenance records the step (see record_step) and the hints of the layers it declares
+/// writing are set. When the module throws (cancellation included), the World goes back to
+/// what it was before the run and the exception propagates; so does a foreign exception (a
+/// plugin's), as std::runtime_error naming the module. Cost: the module's, plus an
+/// O(layers) snapshot.
 Dict run_module(World& world, const Module& module, const Dict& params,
                 const Progress& progress = {});
+
+/// Records in `world`'s provenance that `module` ran with `params` (complete) on it as the
+/// step that just ended, in run number `run` (see next_run), `seed` being the generator
+/// fingerprint from before it (see random_fingerprint). Steps that owned a layer it writes lose it.
+/// run_module and run_pipeline call it; a module that is run some other way may too.
+void record_step(World& world, const Module& module, const Dict& params, std::uint64_t seed,
+                 std::uint32_t run);
+
+/// The run number for the next run on `world`: one more than its last step's.
+std::uint32_t next_run(const World& world);
+
+/// Ends a run of several steps, the last `count` of `world`'s provenance: each takes the
+/// current versions of its inputs. A pipeline is consistent as its author ordered it: layers
+/// carried through a later step's mesh edit (refine's) by their interpolation rules, or
+/// classified again by a later step (plate_boundaries), are not stale.
+void end_run(World& world, std::size_t count);
+
+/// A fingerprint of `world`'s random generator state: the next number it would draw.
+std::uint64_t random_fingerprint(const World& world);
 
 } // namespace orbis::gen

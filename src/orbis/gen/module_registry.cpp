@@ -11,7 +11,15 @@
 
 namespace orbis::gen {
 
-void Module_registry::add(std::unique_ptr<Module> module) {
+void Module_registry::add_all(const Module_registry& other) {
+    for (const auto& m : other.modules_)
+        if (find(m->name()))
+            throw std::invalid_argument("module '" + std::string(m->name()) +
+                                        "' is registered twice");
+    modules_.insert(modules_.end(), other.modules_.begin(), other.modules_.end());
+}
+
+void Module_registry::add(std::shared_ptr<const Module> module) {
     if (!module || module->name().empty()) throw std::invalid_argument("a module needs a name");
     if (find(module->name()))
         throw std::invalid_argument("module '" + std::string(module->name()) +

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -90,9 +91,15 @@ Pipeline pipeline_from_json(std::string_view text, const Module_registry& regist
         const json& name = member(step, "module", where);
         if (!name.is_string()) throw Pipeline_error(where + ": \"module\" must be a string");
         const Module* module = registry.find(name.get<std::string>());
-        if (!module)
-            throw Pipeline_error(where + ": unknown module '" + name.get<std::string>() +
-                                 "' (known: " + registry.names() + ")");
+        if (!module) {
+            std::vector<std::string> names;
+            for (const Module* m : registry.modules())
+                names.emplace_back(m->name());
+            const std::string nearest = nearest_name(name.get<std::string>(), names);
+            throw Pipeline_error(where + ": unknown module '" + name.get<std::string>() + "'" +
+                                 (nearest.empty() ? "" : "; did you mean '" + nearest + "'?") +
+                                 " (known: " + registry.names() + ")");
+        }
         Dict given;
         if (const auto it = step.find("params"); it != step.end()) {
             if (!it->is_object())
@@ -176,17 +183,56 @@ int override_parameter(Pipeline& pipeline, const Module_registry& registry, std:
     return count;
 }
 
+std::optional<std::string> check_pipeline(const Pipeline& pipeline, const Module_registry& registry,
+                                          const World& start) {
+    std::vector<Layer_use> written; // by earlier steps
+    for (std::size_t i = 0; i < pipeline.steps.size(); ++i) {
+        const auto& step = pipeline.steps[i];
+        const std::string where =
+            "pipeline step " + std::to_string(i + 1) + " '" + step.module + "'";
+        const Module* module = registry.find(step.module);
+        if (!module) return where + ": unknown module (known: " + registry.names() + ")";
+        const Dict params = complete_parameters(*module, step.params);
+        const Layer_uses uses = module->layers(params);
+        for (const auto& read : uses.reads) {
+            if (!read.required) continue;
+            const bool earlier = std::any_of(written.begin(), written.end(),
+                                             [&](const auto& w) { return w.same_layer(read); });
+            if (earlier) continue;
+            if (read.kind == Layer_use_kind::mesh) {
+                if (start.mesh().face_count() > 0) continue;
+            } else if (read.kind == Layer_use_kind::dict) {
+                if (start.version_of(read.name) && !start.find_layer(read.name)) continue;
+            } else if (const Layer_base* layer = start.find_layer(read.name);
+                       layer && layer->value_tag() == read.value && layer->type() == read.type) {
+                continue;
+            }
+            std::string providers;
+            for (const Module* m : registry.modules()) {
+                const auto writes = m->layers(complete_parameters(*m, {})).writes;
+                if (std::any_of(writes.begin(), writes.end(),
+                                [&](const auto& w) { return w.same_layer(read); }))
+                    providers += (providers.empty() ? "'" : ", '") + std::string(m->name()) + "'";
+            }
+            return where + " reads " + read.describe() +
+                   ", which no earlier step writes and the World does not have" +
+                   (providers.empty() ? std::string("; no known module writes it")
+                                      : "; module " + providers + " writes it");
+        }
+        for (const auto& w : uses.writes)
+            written.push_back(w);
+    }
+    return std::nullopt;
+}
+
 void run_pipeline(World& world, const Pipeline& pipeline, const Module_registry& registry,
                   const Pipeline_run_options& options) {
+    if (const auto why = check_pipeline(pipeline, registry, world)) throw Pipeline_error(*why);
     std::vector<const Module*> modules;
-    for (const auto& step : pipeline.steps) {
-        const Module* module = registry.find(step.module);
-        if (!module)
-            throw Pipeline_error("unknown module '" + step.module +
-                                 "' (known: " + registry.names() + ")");
-        modules.push_back(module);
-    }
+    for (const auto& step : pipeline.steps)
+        modules.push_back(registry.find(step.module));
     World before = world;
+    const std::uint32_t run = next_run(world);
     try {
         for (std::size_t i = 0; i < modules.size(); ++i) {
             Progress::Callback callback;
@@ -195,16 +241,101 @@ void run_pipeline(World& world, const Pipeline& pipeline, const Module_registry&
             const Progress progress(std::move(callback), options.cancel);
             progress.report(modules[i]->name(), 0.0);
             const auto start = std::chrono::steady_clock::now();
-            const Dict report = modules[i]->run(
-                world, complete_parameters(*modules[i], pipeline.steps[i].params), progress);
+            const Dict params = complete_parameters(*modules[i], pipeline.steps[i].params);
+            const std::uint64_t seed = random_fingerprint(world);
+            apply_hints(world, *modules[i], params);
+            const Dict report = modules[i]->run(world, params, progress);
+            record_step(world, *modules[i], params, seed, run);
             const std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - start;
             progress.report(modules[i]->name(), 1.0);
             if (options.step_done) options.step_done(i, seconds.count(), report);
         }
-    } catch (...) {
+        end_run(world, modules.size());
+    } catch (const std::exception&) {
         world = std::move(before);
         throw;
+    } catch (...) {
+        world = std::move(before);
+        throw std::runtime_error("a pipeline step failed with an exception that is not a "
+                                 "std::exception");
     }
+}
+
+World replay(const Provenance& provenance, const Module_registry& registry,
+             std::vector<std::size_t>* mismatched_seeds) {
+    World world;
+    const auto& steps = provenance.steps;
+    for (std::size_t first = 0; first < steps.size();) {
+        std::size_t end = first;
+        Pipeline run;
+        while (end < steps.size() && steps[end].run == steps[first].run)
+            run.steps.push_back({steps[end].module, steps[end].params}), ++end;
+        Pipeline_run_options options;
+        if (mismatched_seeds)
+            options.progress = [&, first](std::size_t step, double fraction) {
+                // Called with 0 before each step draws anything.
+                if (fraction == 0.0 && random_fingerprint(world) != steps[first + step].seed)
+                    mismatched_seeds->push_back(first + step);
+            };
+        run_pipeline(world, run, registry, options);
+        first = end;
+    }
+    return world;
+}
+
+namespace {
+
+json use_to_json(const Layer_use& use) {
+    json j = {{"name", use.name}, {"required", use.required}};
+    switch (use.kind) {
+    case Layer_use_kind::mesh:
+        j["kind"] = "mesh";
+        break;
+    case Layer_use_kind::dict:
+        j["kind"] = "dict";
+        break;
+    case Layer_use_kind::typed:
+        j["kind"] = "typed";
+        j["value"] = std::string(
+            with_value_type(use.value, []<class T>() { return layer_value_name<T>(); }));
+        j["element"] = std::string(layer_type_name(use.type));
+        break;
+    }
+    return j;
+}
+
+} // namespace
+
+std::string modules_to_json(const Module_registry& registry) {
+    json modules = json::array();
+    for (const Module* m : registry.modules()) {
+        json parameters = json::array();
+        for (const auto& p : m->parameters()) {
+            json jp = {{"name", p.name},
+                       {"type", std::string(parameter_kind_name(p.kind))},
+                       {"default", parameter_to_json(p.default_value)},
+                       {"unit", p.unit},
+                       {"description", p.description}};
+            if (p.kind == Parameter_kind::integer || p.kind == Parameter_kind::real) {
+                jp["min"] = p.min;
+                jp["max"] = p.max;
+            }
+            parameters.push_back(std::move(jp));
+        }
+        const Layer_uses uses = m->layers(complete_parameters(*m, {}));
+        json reads = json::array(), writes = json::array();
+        for (const auto& u : uses.reads)
+            reads.push_back(use_to_json(u));
+        for (const auto& u : uses.writes)
+            writes.push_back(use_to_json(u));
+        modules.push_back({{"name", std::string(m->name())},
+                           {"description", std::string(m->description())},
+                           {"parameters", std::move(parameters)},
+                           {"reads", std::move(reads)},
+                           {"writes", std::move(writes)}});
+    }
+    const json doc = {{"format", "orbis-modules"}, {"version", 1}, {"modules", std::move(modules)}};
+    return doc.dump(2) + "\n";
 }
 
 } // namespace orbis::gen

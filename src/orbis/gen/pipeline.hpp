@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -58,6 +59,13 @@ Pipeline select_steps(const Pipeline& pipeline, std::span<const std::string> mod
 int override_parameter(Pipeline& pipeline, const Module_registry& registry, std::string_view name,
                        const Dict_value& value, std::string_view only_module = {});
 
+/// Why `pipeline` cannot run on `start`: the first step that reads a required input which no
+/// earlier step writes and `start` does not have (or has with another type), naming the step,
+/// the input and a module of `registry` that writes it; or a step whose module `registry`
+/// lacks. Nothing when it can. Cost: O(steps × declared layers); nothing runs.
+std::optional<std::string> check_pipeline(const Pipeline& pipeline, const Module_registry& registry,
+                                          const World& start);
+
 /// What run_pipeline tells its caller, and how it is stopped.
 struct Pipeline_run_options {
     /// Called with the step's index and the step's fraction done.
@@ -68,10 +76,27 @@ struct Pipeline_run_options {
     const std::atomic<bool>* cancel = nullptr;
 };
 
-/// Runs the steps in order on `world`. All or nothing: when a step throws (Cancelled
-/// included), `world` goes back to what it was before the first step and the exception
-/// propagates. \throws Pipeline_error for a module that `registry` does not have.
+/// Runs the steps in order on `world`, after check_pipeline (its refusal is thrown as
+/// Pipeline_error before anything runs). Each step is recorded in the World's provenance and
+/// the run ends with end_run. All or nothing: when a step throws (Cancelled included), `world`
+/// goes back to what it was before the first step and the exception propagates.
 void run_pipeline(World& world, const Pipeline& pipeline, const Module_registry& registry,
                   const Pipeline_run_options& options = {});
+
+/// A new World made by running the steps of `provenance` again, each run (steps sharing a run
+/// number) as one run_pipeline, on a World() as `orbis-cli generate` starts from. For a world
+/// that nobody edited by hand, the result equals it (files byte-identical).
+/// `mismatched_seeds`, when given, receives the indices of steps whose generator fingerprint
+/// differs from the recorded one (a sign that something else drew numbers in between).
+/// \throws Pipeline_error for a module `registry` lacks or refused parameters; what
+/// run_pipeline throws.
+World replay(const Provenance& provenance, const Module_registry& registry,
+             std::vector<std::size_t>* mismatched_seeds = nullptr);
+
+/// Every module of `registry` as JSON: {"format": "orbis-modules", "version": 1, "modules":
+/// [{"name", "description", "parameters": [{"name", "type", "default", "min", "max", "unit",
+/// "description"}], "reads": [...], "writes": [...]}]}, reads and writes with their default
+/// parameters, each {"name", "kind": "mesh"|"typed"|"dict", "value", "element", "required"}.
+std::string modules_to_json(const Module_registry& registry);
 
 } // namespace orbis::gen

@@ -2,7 +2,10 @@
 // Plate growth, plate motions and boundary classification for the `plates` module.
 #include "orbis/gen/plates_module.hpp"
 
+#include "orbis/core/colour_map.hpp"
+
 #include "orbis/gen/noise.hpp"
+#include "orbis/gen/vertex_adjacency.hpp"
 
 #include "orbis/core/chunked_array.hpp"
 
@@ -55,37 +58,6 @@ glm::dvec3 draw_axis(Engine& engine) {
     }
 }
 
-// Neighbours of every vertex slot in one array (compressed rows), so that growth reads 4 bytes
-// per neighbour instead of walking quad-edge records.
-struct Adjacency {
-    std::vector<std::uint32_t> first; // neighbours of v: neighbors[first[v] .. first[v + 1])
-    std::vector<std::uint32_t> neighbors;
-};
-
-// Two passes over the quad-edges in slot order, which read the mesh sequentially (walking each
-// vertex's ring instead costs three times as much): the first counts neighbours into first[v],
-// the second fills each row backwards so that first[v] ends at its start.
-Adjacency adjacency(const Mesh& m) {
-    const std::uint32_t slots = m.vertex_slots();
-    Adjacency a;
-    a.first.assign(std::size_t{slots} + 1, 0);
-    for (const Edge e : m.edges()) {
-        ++a.first[e.origin(m).index()];
-        ++a.first[e.dest(m).index()];
-    }
-    std::uint32_t total = 0;
-    for (std::uint32_t v = 0; v < slots; ++v)
-        a.first[v] = total += a.first[v];
-    a.first[slots] = total;
-    a.neighbors.resize(total);
-    for (const Edge e : m.edges()) {
-        const std::uint32_t o = e.origin(m).index(), d = e.dest(m).index();
-        a.neighbors[--a.first[o]] = d;
-        a.neighbors[--a.first[d]] = o;
-    }
-    return a;
-}
-
 // A hint to bring *p into the cache; no effect where the compiler has no such builtin.
 inline void prefetch(const void* p) {
 #if defined(__GNUC__) || defined(__clang__)
@@ -121,7 +93,7 @@ Wait_table wait_table(double irregularity) {
 
 struct Growth {
     Engine& engine;
-    const Adjacency& adjacency;
+    const Vertex_adjacency& adjacency;
     Plate_array& plate;
     double irregularity;
     Wait_table waits;
@@ -167,16 +139,16 @@ void grow(const Growth& g, std::vector<std::uint32_t> seeds, std::size_t live) {
             // vertices need in stages (their rows, then their neighbours' plates) ahead of
             // use; this about halves the time of a million-vertex growth.
             if (k + 16 < size) prefetch(&g.adjacency.first[now[k + 16]]);
-            if (k + 8 < size) prefetch(&g.adjacency.neighbors[g.adjacency.first[now[k + 8]]]);
+            if (k + 8 < size) prefetch(&g.adjacency.next[g.adjacency.first[now[k + 8]]]);
             if (k + 4 < size) {
                 const std::uint32_t u = now[k + 4];
                 for (std::uint32_t i = g.adjacency.first[u]; i < g.adjacency.first[u + 1]; ++i)
-                    prefetch(&g.plate[g.adjacency.neighbors[i]]);
+                    prefetch(&g.plate[g.adjacency.next[i]]);
             }
             const std::uint32_t v = now[k];
             const Plate_index p = g.plate[v];
             for (std::uint32_t i = g.adjacency.first[v]; i < g.adjacency.first[v + 1]; ++i) {
-                const std::uint32_t n = g.adjacency.neighbors[i];
+                const std::uint32_t n = g.adjacency.next[i];
                 if (g.plate[n] >= 0) continue;
                 g.plate[n] = p;
                 std::size_t delay = 0;
@@ -201,8 +173,8 @@ void grow(const Growth& g, std::vector<std::uint32_t> seeds, std::size_t live) {
 }
 
 // Gives every vertex no seed reached one plate per connected component, drawn at random.
-void adopt_unreached(const Mesh& m, const Adjacency& a, Plate_array& plate, std::size_t plate_count,
-                     Engine& engine) {
+void adopt_unreached(const Mesh& m, const Vertex_adjacency& a, Plate_array& plate,
+                     std::size_t plate_count, Engine& engine) {
     std::vector<std::uint32_t> stack;
     for (const Vertex v : m.vertices()) {
         if (plate[v.index()] >= 0) continue;
@@ -213,7 +185,7 @@ void adopt_unreached(const Mesh& m, const Adjacency& a, Plate_array& plate, std:
             const std::uint32_t u = stack.back();
             stack.pop_back();
             for (std::uint32_t i = a.first[u]; i < a.first[u + 1]; ++i) {
-                const std::uint32_t n = a.neighbors[i];
+                const std::uint32_t n = a.next[i];
                 if (plate[n] >= 0) continue;
                 plate[n] = p;
                 stack.push_back(n);
@@ -403,34 +375,67 @@ std::string_view Plates_module::description() const {
            "'plate_id' (vertex), 'plate_boundary' (primal edge) and the 'plates' Dict";
 }
 
-std::vector<Parameter> Plates_module::parameters() const {
-    return {
-        {"count", Parameter_kind::integer, std::int64_t(12), 2, 1000,
-         "number of plates; at most the number of vertices"},
-        {"continental_fraction", Parameter_kind::real, 0.35, 0.0, 1.0,
-         "share of the surface area on continental plates, met as closely as whole plates allow"},
-        {"max_speed", Parameter_kind::real, 0.017, 0.0, 1.0,
-         "largest angular speed of a plate, in radians per million years (0.017 is about 1 "
-         "degree, 11 cm/yr on Earth's equator)"},
-        {"irregularity", Parameter_kind::real, 0.5, 0.0, 0.9,
-         "chance, drawn again each round, that a newly claimed vertex waits one more round "
-         "before it claims its neighbours: 0 gives straight borders, higher values ragged ones"},
-        {"meander", Parameter_kind::integer, std::int64_t(8), 0, 16,
-         "most rounds a vertex in slow terrain (low-frequency noise) waits before it claims its "
-         "neighbours: plates grow unevenly, so borders bend at the scale of continents"},
-        {"transform_ratio", Parameter_kind::real, default_transform_ratio, 0.0, 1000.0,
-         "a boundary is a transform when its normal relative motion is at most this times its "
-         "tangential relative motion"},
-    };
+const Parameter_list<Plates_params>& Plates_module::parameter_list() const {
+    static const auto list =
+        Parameter_list<Plates_params>()
+            .add("count", &Plates_params::count, 2, 1000, "",
+                 "number of plates; at most the number of vertices")
+            .add("continental_fraction", &Plates_params::continental_fraction, 0.0, 1.0, "",
+                 "share of the surface area on continental plates, met as closely as whole "
+                 "plates allow")
+            .add("max_speed", &Plates_params::max_speed, 0.0, 1.0, "rad/Myr",
+                 "largest angular speed of a plate (0.017 is about 1 degree, 11 cm/yr on "
+                 "Earth's equator)")
+            .add("irregularity", &Plates_params::irregularity, 0.0, 0.9, "",
+                 "chance, drawn again each round, that a newly claimed vertex waits one more "
+                 "round before it claims its neighbours: 0 gives straight borders, higher values "
+                 "ragged ones")
+            .add("meander", &Plates_params::meander, 0, 16, "",
+                 "most rounds a vertex in slow terrain (low-frequency noise) waits before it "
+                 "claims its neighbours: plates grow unevenly, so borders bend at the scale of "
+                 "continents")
+            .add("transform_ratio", &Plates_params::transform_ratio, 0.0, 1000.0, "",
+                 "a boundary is a transform when its normal relative motion is at most this "
+                 "times its tangential relative motion");
+    return list;
 }
 
-Dict Plates_module::run(World& world, const Dict& params, const Progress& progress) const {
+Layer_hints plate_boundary_hints() {
+    Layer_hints h = make_hints("Plate boundary", "", "categorical");
+    h.categories = {{0, "joined", {200, 200, 200}},
+                    {1, "ridge", {230, 60, 40}},
+                    {2, "subducting (origin under)", {40, 90, 220}},
+                    {3, "subducting (dest under)", {60, 140, 240}},
+                    {4, "transform", {240, 200, 40}},
+                    {5, "collision", {150, 60, 170}}};
+    return h;
+}
+
+Layer_hints plate_id_hints(std::size_t count) {
+    Layer_hints h = make_hints("Plate", "", "categorical");
+    h.categories.push_back({-1, "no plate", {0, 0, 0}});
+    for (std::size_t i = 0; i < count; ++i)
+        h.categories.push_back(
+            {std::int64_t(i), "Plate " + std::to_string(i + 1), categorical(std::int64_t(i))});
+    return h;
+}
+
+Layer_uses Plates_module::layers_for(const Plates_params& params) const {
+    return {.reads = {Layer_use::of(position_layer)},
+            .writes = {
+                Layer_use::of(plate_id_layer).with_hints(plate_id_hints(std::size_t(params.count))),
+                Layer_use::of(plate_boundary_layer).with_hints(plate_boundary_hints()),
+                Layer_use::dict(std::string(plates_dict_name))}};
+}
+
+Dict Plates_module::run_with(World& world, const Plates_params& params,
+                             const Progress& progress) const {
     const auto* position = world.layer(position_layer);
     if (!position) throw std::runtime_error("module 'plates' needs the 'position' layer");
     const Mesh& mesh = world.mesh();
     const std::size_t live = mesh.vertex_count();
     if (live == 0) throw std::runtime_error("module 'plates' needs a mesh with vertices");
-    const std::int64_t given_count = params.at("count").as<std::int64_t>();
+    const std::int64_t given_count = params.count;
     // Plate_index holds at most 32767 plates; parameters() allows 1000.
     if (given_count < 1 || given_count > 1000)
         throw std::runtime_error("module 'plates': count " + std::to_string(given_count) +
@@ -439,13 +444,16 @@ Dict Plates_module::run(World& world, const Dict& params, const Progress& progre
     if (count > live)
         throw std::runtime_error("module 'plates': count " + std::to_string(count) +
                                  " is more than the mesh's " + std::to_string(live) + " vertices");
-    const double continental_fraction = params.at("continental_fraction").as<double>();
-    const double max_speed = params.at("max_speed").as<double>();
-    const double irregularity = params.at("irregularity").as<double>();
-    const auto meander = static_cast<int>(params.at("meander").as<std::int64_t>());
-    const double transform_ratio = params.at("transform_ratio").as<double>();
+    const double continental_fraction = params.continental_fraction;
+    const double max_speed = params.max_speed;
+    const double irregularity = params.irregularity;
+    const auto meander = static_cast<int>(params.meander);
+    const double transform_ratio = params.transform_ratio;
 
-    const Adjacency graph = adjacency(mesh);
+    // Growth reads 4 bytes per neighbour instead of walking quad-edge records. Edge-scan order is
+    // the cheaper one to build, and must stay: growth claims neighbours in row order, so ring
+    // order would give other plates from the same seed.
+    const Vertex_adjacency graph = vertex_adjacency(mesh, Neighbour_order::edge_scan);
     progress.report(name(), 0.05);
 
     Plate_array plate(mesh.vertex_slots(), -1);
@@ -525,14 +533,24 @@ std::string_view Plate_boundaries_module::description() const {
            "'plate_id' and the 'plates' Dict, writes 'plate_boundary'";
 }
 
-std::vector<Parameter> Plate_boundaries_module::parameters() const {
-    return {{"transform_ratio", Parameter_kind::real, default_transform_ratio, 0.0, 1000.0,
-             "a boundary is a transform when its normal relative motion is at most this times "
-             "its tangential relative motion"}};
+const Parameter_list<Plate_boundaries_params>& Plate_boundaries_module::parameter_list() const {
+    static const auto list = Parameter_list<Plate_boundaries_params>().add(
+        "transform_ratio", &Plate_boundaries_params::transform_ratio, 0.0, 1000.0, "",
+        "a boundary is a transform when its normal relative motion is at most this times its "
+        "tangential relative motion");
+    return list;
 }
 
-Dict Plate_boundaries_module::run(World& world, const Dict& params, const Progress&) const {
-    const auto counts = classify_plate_boundaries(world, params.at("transform_ratio").as<double>());
+Layer_uses Plate_boundaries_module::layers_for(const Plate_boundaries_params&) const {
+    return {.reads = {Layer_use::mesh(), Layer_use::of(position_layer),
+                      Layer_use::of(plate_id_layer),
+                      Layer_use::dict(std::string(plates_dict_name))},
+            .writes = {Layer_use::of(plate_boundary_layer).with_hints(plate_boundary_hints())}};
+}
+
+Dict Plate_boundaries_module::run_with(World& world, const Plate_boundaries_params& params,
+                                       const Progress&) const {
+    const auto counts = classify_plate_boundaries(world, params.transform_ratio);
     const auto count = [&](Plate_boundary kind) {
         return static_cast<std::int64_t>(counts[static_cast<std::size_t>(kind)]);
     };

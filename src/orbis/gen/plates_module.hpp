@@ -99,6 +99,28 @@ inline constexpr double default_transform_ratio = 0.5;
 std::array<std::size_t, 6>
 classify_plate_boundaries(World& world, double transform_ratio = default_transform_ratio);
 
+/// Parameters of `plates`; their ranges are declared with the module.
+struct Plates_params {
+    std::int64_t count = 12;            ///< number of plates
+    double continental_fraction = 0.35; ///< share of the area on continental plates
+    double max_speed = 0.017;           ///< largest angular speed, radians per million years
+    double irregularity = 0.5;          ///< chance a claimed vertex waits a round
+    std::int64_t meander = 8;           ///< most rounds a vertex in slow terrain waits
+    double transform_ratio = default_transform_ratio; ///< see classify_plate_boundaries
+};
+
+/// Parameters of `plate_boundaries`.
+struct Plate_boundaries_params {
+    double transform_ratio = default_transform_ratio; ///< see classify_plate_boundaries
+};
+
+/// The display hints of plate_boundary_layer: one named colour per Plate_boundary kind.
+Layer_hints plate_boundary_hints();
+
+/// The display hints of plate_id_layer for `count` plates: "Plate 1" ... with the categorical
+/// colours of their ids.
+Layer_hints plate_id_hints(std::size_t count);
+
 /// `plates`: splits the surface into `count` tectonic plates and gives them motions.
 ///
 /// Seeds are distinct live vertices drawn from the World's generator. Plates grow in rounds
@@ -124,35 +146,41 @@ classify_plate_boundaries(World& world, double transform_ratio = default_transfo
 ///
 /// Writes plate_id_layer, the "plates" Dict (write_plates) and plate_boundary_layer
 /// (classify_plate_boundaries with `transform_ratio`).
-class Plates_module final : public Module {
+class Plates_module final : public Module_of<Plates_params> {
 public:
     /// "plates".
     std::string_view name() const override { return "plates"; }
     /// What it does, reads and writes.
     std::string_view description() const override;
     /// count, continental_fraction, max_speed, irregularity, meander, transform_ratio.
-    std::vector<Parameter> parameters() const override;
+    const Parameter_list<Plates_params>& parameter_list() const override;
+    /// Reads position; writes plate_id, plate_boundary and "plates".
+    Layer_uses layers_for(const Plates_params&) const override;
     /// Grows and classifies the plates; report {"plates", "ridge", "subduction", "transform",
     /// "collision"} (edge counts; subduction counts both sides). Cost: O(vertices + edges) time
     /// and about 40 bytes per vertex of scratch memory.
     /// \throws std::runtime_error naming the module when the World has no position layer or no
     /// vertex, or count exceeds the live vertices or lies outside [1, 1000].
-    Dict run(World& world, const Dict& params, const Progress& progress) const override;
+    Dict run_with(World& world, const Plates_params& params,
+                  const Progress& progress) const override;
 };
 
 /// `plate_boundaries`: classifies the plate boundaries again (classify_plate_boundaries), for
 /// after modules that edit the mesh (`refine`, `delaunay`), whose new and changed edges read
 /// `joined` until then. Reads position, plate_id and the "plates" Dict; writes plate_boundary.
-class Plate_boundaries_module final : public Module {
+class Plate_boundaries_module final : public Module_of<Plate_boundaries_params> {
 public:
     /// "plate_boundaries".
     std::string_view name() const override { return "plate_boundaries"; }
     /// What it does, reads and writes.
     std::string_view description() const override;
     /// transform_ratio.
-    std::vector<Parameter> parameters() const override;
+    const Parameter_list<Plate_boundaries_params>& parameter_list() const override;
+    /// Reads the mesh, position, plate_id and "plates"; writes plate_boundary.
+    Layer_uses layers_for(const Plate_boundaries_params&) const override;
     /// Classifies; report {"ridge", "subduction", "transform", "collision"}. O(edges).
-    Dict run(World& world, const Dict& params, const Progress& progress) const override;
+    Dict run_with(World& world, const Plate_boundaries_params& params,
+                  const Progress& progress) const override;
 };
 
 } // namespace orbis::gen

@@ -173,30 +173,35 @@ std::string_view Refine_module::description() const {
            "'position' and the layer, changes the mesh (layers follow)";
 }
 
-std::vector<Parameter> Refine_module::parameters() const {
-    return {
-        {"layer", Parameter_kind::string, "elevation", 0, 0,
-         "float vertex layer that decides where to refine"},
-        {"band_min", Parameter_kind::real, -500.0, -1e30, 1e30,
-         "refine where the layer is at least this"},
-        {"band_max", Parameter_kind::real, 9000.0, -1e30, 1e30,
-         "refine where the layer is at most this"},
-        {"split_length", Parameter_kind::real, 20.0, 1e-6, 1e9,
-         "split edges longer than this (km) in the band"},
-        {"collapse_length", Parameter_kind::real, 30.0, 0.0, 1e9,
-         "collapse edges shorter than this (km) away from the band"},
-        {"passes", Parameter_kind::integer, std::int64_t(1), 1, 100, "split-collapse rounds"},
-        {"max_vertices", Parameter_kind::integer, std::int64_t(20'000'000), 4, 100'000'000,
-         "stop splitting at this many vertices"},
-    };
+const Parameter_list<Refine_params>& Refine_module::parameter_list() const {
+    static const auto list =
+        Parameter_list<Refine_params>()
+            .add("layer", &Refine_params::layer, "float vertex layer that decides where to refine")
+            .add("band_min", &Refine_params::band_min, -1e30, 1e30, "",
+                 "refine where the layer is at least this")
+            .add("band_max", &Refine_params::band_max, -1e30, 1e30, "",
+                 "refine where the layer is at most this")
+            .add("split_length", &Refine_params::split_length, 1e-6, 1e9, "km",
+                 "split edges longer than this in the band")
+            .add("collapse_length", &Refine_params::collapse_length, 0.0, 1e9, "km",
+                 "collapse edges shorter than this away from the band")
+            .add("passes", &Refine_params::passes, 1, 100, "", "split-collapse rounds")
+            .add("max_vertices", &Refine_params::max_vertices, 4, 100'000'000, "",
+                 "stop splitting at this many vertices");
+    return list;
 }
 
-Dict Refine_module::run(World& world, const Dict& params, const Progress& progress) const {
-    const Settings s{
-        params.at("layer").as<std::string>(),        float(params.at("band_min").as<double>()),
-        float(params.at("band_max").as<double>()),   params.at("split_length").as<double>(),
-        params.at("collapse_length").as<double>(),   params.at("passes").as<std::int64_t>(),
-        params.at("max_vertices").as<std::int64_t>()};
+Layer_uses Refine_module::layers_for(const Refine_params& params) const {
+    Layer_use band = Layer_use::of(Layer_info<float, Layer_type::vertex>("refine"));
+    band.name = params.layer;
+    return {.reads = {Layer_use::of(position_layer), band}, .writes = {Layer_use::mesh()}};
+}
+
+Dict Refine_module::run_with(World& world, const Refine_params& params,
+                             const Progress& progress) const {
+    const Settings s{params.layer,        float(params.band_min), float(params.band_max),
+                     params.split_length, params.collapse_length, params.passes,
+                     params.max_vertices};
     float_layer(world, s.layer);
     const auto& position = positions_of(world);
     double radius = 0;

@@ -3,6 +3,7 @@
 
 #include "orbis/core/chunked_array.hpp"
 #include "orbis/core/face_soup.hpp"
+#include "orbis/gen/fibonacci_sphere.hpp"
 #include "orbis/gen/sphere.hpp"
 #include "orbis/gen/sphere_delaunay.hpp"
 
@@ -10,27 +11,36 @@ namespace orbis::gen {
 
 std::string_view Sphere_module::description() const {
     return "Fibonacci points on a sphere and their exact Delaunay triangulation; replaces the "
-           "mesh, writes 'position' (vec3, vertex, slerp), reseeds the random generator";
+           "mesh, resets every layer and reseeds the random generator";
 }
 
-std::vector<Parameter> Sphere_module::parameters() const {
-    return {
-        {"count", Parameter_kind::integer, std::int64_t(100'000), 4, 50'000'000,
-         "number of points (vertices)"},
-        {"radius", Parameter_kind::real, 6371.0, 1e-3, 1e9, "sphere radius in kilometres"},
-        {"perturbation", Parameter_kind::real, 0.5, 0.0, 0.999,
-         "random offset of each point along the spiral, in [0, 1): 0 is the regular lattice"},
-        {"seed", Parameter_kind::integer, std::int64_t(1), 0, 9.2e18,
-         "seed of the perturbation and of the World's random generator"},
-    };
+const Parameter_list<Sphere_params>& Sphere_module::parameter_list() const {
+    static const auto list =
+        Parameter_list<Sphere_params>()
+            .add("count", &Sphere_params::count, 4, 50'000'000, "", "number of points (vertices)")
+            .add("radius", &Sphere_params::radius, 1e-3, 1e9, "km", "sphere radius")
+            .add("perturbation", &Sphere_params::perturbation, 0.0, 0.999, "",
+                 "random offset of each point along the spiral, in [0, 1): "
+                 "0 is the regular lattice")
+            .add("seed", &Sphere_params::seed, 0, INT64_MAX, "",
+                 "seed of the perturbation and of the World's random "
+                 "generator");
+    return list;
 }
 
-Dict Sphere_module::run(World& world, const Dict& params, const Progress& progress) const {
+Layer_uses Sphere_module::layers_for(const Sphere_params&) const {
+    return {.reads = {},
+            .writes = {Layer_use::mesh(),
+                       Layer_use::of(position_layer).with_hints(make_hints("Position", "km"))}};
+}
+
+Dict Sphere_module::run_with(World& world, const Sphere_params& params,
+                             const Progress& progress) const {
     Fibonacci_params p;
-    p.count = static_cast<std::uint32_t>(params.at("count").as<std::int64_t>());
-    p.radius = static_cast<float>(params.at("radius").as<double>());
-    p.perturbation = static_cast<float>(params.at("perturbation").as<double>());
-    p.seed = static_cast<std::uint64_t>(params.at("seed").as<std::int64_t>());
+    p.count = static_cast<std::uint32_t>(params.count);
+    p.radius = static_cast<float>(params.radius);
+    p.perturbation = static_cast<float>(params.perturbation);
+    p.seed = static_cast<std::uint64_t>(params.seed);
 
     const auto points = fibonacci_points(p);
     progress.report(name(), 0.1);

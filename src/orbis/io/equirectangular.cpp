@@ -527,7 +527,7 @@ Image render_layer(const World& world, const Layer<T, Layer_type::vertex>& layer
                 std::max_element(hit.weights.begin(), hit.weights.end()) - hit.weights.begin();
             const T id = layer[hit.corners[static_cast<std::size_t>(k)]];
             if constexpr (std::is_integral_v<T>)
-                image.set(x, y, categorical(static_cast<std::int64_t>(id)));
+                image.set(x, y, category_colour(o.hints, static_cast<std::int64_t>(id)));
             else if (std::isnan(id))
                 image.set(x, y, o.no_data);
             else

@@ -28,6 +28,9 @@ struct Map_options {
     std::uint32_t height = 0;
     /// How values become colours.
     Colour_map_kind colour_map = Colour_map_kind::viridis;
+    /// The layer's display hints (may be null): categorical maps use their categories' colours.
+    /// Must outlive the call.
+    const Layer_hints* hints = nullptr;
     /// The values at the ends of viridis and diverging; nothing means the smallest and largest
     /// value of the layer over the live vertices (NaN ignored). Unused by terrain and
     /// categorical. Must be finite with min <= max.

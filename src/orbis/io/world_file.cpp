@@ -6,6 +6,7 @@
 #include "orbis/core/mesh_arrays.hpp"
 #include "orbis/io/crc32c.hpp"
 #include "orbis/io/file_error.hpp"
+#include "orbis/io/world_records.hpp"
 
 #include <zstd.h>
 
@@ -31,7 +32,15 @@ constexpr char magic[8] = {'O', 'R', 'B', 'I', 'S', 'W', 'L', 'D'};
 constexpr std::size_t header_bytes = 32;
 constexpr std::size_t entry_bytes = 40;
 
-enum class Kind : std::uint32_t { mesh = 1, layer = 2, dict = 3, random = 4 };
+enum class Kind : std::uint32_t {
+    mesh = 1,
+    layer = 2,
+    dict = 3,
+    random = 4,
+    hints = 5,      // format version 2
+    provenance = 6, // format version 2
+};
+constexpr std::uint32_t last_kind = 6;
 enum class Compression : std::uint32_t { none = 0, zstd = 1 };
 
 constexpr int max_dict_depth = 64;
@@ -47,6 +56,10 @@ std::string kind_name(Kind k) {
         return "dict";
     case Kind::random:
         return "random";
+    case Kind::hints:
+        return "hints";
+    case Kind::provenance:
+        return "provenance";
     }
     return "unknown";
 }
@@ -167,6 +180,15 @@ Section dict_section(const std::string& name, const Dict& d) {
     return s;
 }
 
+// Hints and provenance: one Dict each, written without a name.
+Section record_section(Kind kind, const Dict& d) {
+    Section s{kind, "", {}, {}};
+    Builder b;
+    put_dict(b, d);
+    s.add(std::move(b.bytes));
+    return s;
+}
+
 Section random_section(const std::mt19937_64& engine) {
     Section s{Kind::random, "", {}, {}};
     std::ostringstream text;
@@ -187,6 +209,10 @@ std::vector<Section> sections_of(const World& world) {
             sections.push_back(dict_section(name, *dict));
     }
     sections.push_back(random_section(world.random()));
+    if (!world.all_hints().empty())
+        sections.push_back(record_section(Kind::hints, hints_to_dict(world)));
+    if (!world.provenance().steps.empty())
+        sections.push_back(record_section(Kind::provenance, provenance_to_dict(world)));
     return sections;
 }
 
@@ -361,8 +387,11 @@ Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
     for (std::uint32_t i = 0; i < count; ++i) {
         Table_entry x;
         const auto kind = e.get<std::uint32_t>("kind");
-        if (kind < 1 || kind > 4)
+        if (kind < 1 || kind > last_kind)
             e.fail("section " + std::to_string(i) + " has unknown kind " + std::to_string(kind));
+        if (kind > 4 && h.version < 2)
+            e.fail("section " + std::to_string(i) + " has kind " + std::to_string(kind) +
+                   ", which format version " + std::to_string(h.version) + " does not have");
         x.kind = static_cast<Kind>(kind);
         const auto compression = e.get<std::uint32_t>("compression");
         if (compression > 1)
@@ -583,6 +612,12 @@ void read_dict(Reader r, World& world) {
     *world.lock_layer(name) = std::move(d);
 }
 
+Dict read_record(Reader r) {
+    Dict d = get_dict(r, 0);
+    r.expect_end();
+    return d;
+}
+
 void read_random(Reader r, World& world) {
     const auto n = r.get<std::uint32_t>("state length");
     if (n > max_random_text) r.fail("state longer than " + std::to_string(max_random_text));
@@ -626,6 +661,9 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
     World world;
     Bytes buffer;
     bool random_seen = false;
+    std::optional<Dict> provenance; // read once every layer is, for their versions
+    std::string provenance_part;
+    bool hints_seen = false;
     for (std::size_t i = 0; i < h.entries.size(); ++i) {
         const auto& x = h.entries[i];
         std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
@@ -657,9 +695,32 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
             random_seen = true;
             read_random(Reader(bytes, name, part), world);
             break;
+        case Kind::hints: {
+            if (hints_seen) r.fail("a second hints section");
+            hints_seen = true;
+            try {
+                for (auto& [layer, hints] : hints_from_dict(read_record(Reader(bytes, name, part))))
+                    world.set_hints(layer, std::move(hints));
+            } catch (const Record_error& e) {
+                r.fail(e.what());
+            }
+            break;
+        }
+        case Kind::provenance:
+            if (provenance) r.fail("a second provenance section");
+            provenance = read_record(Reader(bytes, name, part));
+            provenance_part = part;
+            break;
         }
     }
     if (!random_seen) throw File_error(name, "section table", "no random generator section");
+    if (provenance) {
+        try {
+            world.set_provenance(provenance_from_dict(*provenance, world));
+        } catch (const Record_error& e) {
+            throw File_error(name, provenance_part, e.what());
+        }
+    }
     return world;
 }
 

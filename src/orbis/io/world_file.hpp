@@ -17,7 +17,7 @@
 namespace orbis::io {
 
 /// The format version this library writes, and the newest it reads.
-inline constexpr std::uint32_t world_format_version = 1;
+inline constexpr std::uint32_t world_format_version = 2;
 
 /// Options for save_world.
 struct World_save_options {
@@ -28,7 +28,7 @@ struct World_save_options {
 
 /// One section of a world file as its table describes it.
 struct World_file_section {
-    std::string kind;             ///< "mesh", "layer", "dict" or "random"
+    std::string kind;             ///< "mesh", "layer", "dict", "random", "hints" or "provenance"
     std::string name;             ///< the layer's or dict's name; empty for the others
     std::uint64_t stored_bytes{}; ///< bytes in the file
     std::uint64_t raw_bytes{};    ///< bytes after decompression

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/gen/geodesic.hpp"
+
+#include "orbis/core/world.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+#include <functional>
+#include <queue>
+#include <stdexcept>
+#include <utility>
+
+namespace orbis::gen {
+
+namespace {
+
+// Dijkstra with a binary heap and lazy deletion: a vertex may sit in the heap several times,
+// only its first (shortest) pop counts. `position(v)` gives the position of slot v.
+template <class Position>
+std::vector<double> dijkstra(const Mesh& m, const Position& position, double radius,
+                             std::span<const std::uint32_t> sources, double max_distance) {
+    constexpr double unreached = std::numeric_limits<double>::infinity();
+    std::vector<double> distance(m.vertex_slots(), unreached);
+    using Entry = std::pair<double, std::uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    for (const std::uint32_t s : sources) {
+        if (distance[s] == 0) continue;
+        distance[s] = 0;
+        heap.emplace(0.0, s);
+    }
+    std::vector<bool> done(m.vertex_slots(), false);
+    while (!heap.empty()) {
+        const auto [d, v] = heap.top();
+        heap.pop();
+        if (done[v]) continue;
+        done[v] = true;
+        const glm::dvec3 p(position(v));
+        for (const Vertex n : Vertex{v}.neighbors(m)) {
+            const std::uint32_t k = n.index();
+            if (done[k]) continue;
+            const double through = d + geodesic_distance(p, glm::dvec3(position(k)), radius);
+            if (through < distance[k] && through <= max_distance) {
+                distance[k] = through;
+                heap.emplace(through, k);
+            }
+        }
+    }
+    return distance;
+}
+
+} // namespace
+
+double geodesic_distance(glm::dvec3 a, glm::dvec3 b, double radius) {
+    const double la = glm::length(a), lb = glm::length(b);
+    if (la == 0 || lb == 0) return 0;
+    a /= la;
+    b /= lb;
+    return radius * std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+}
+
+std::vector<double> geodesic_distances_from(const Mesh& m, std::span<const glm::vec3> positions,
+                                            double radius, std::span<const std::uint32_t> sources,
+                                            double max_distance) {
+    return dijkstra(
+        m, [&](std::uint32_t v) { return positions[v]; }, radius, sources, max_distance);
+}
+
+std::vector<double> geodesic_distances_from(const World& world, double radius,
+                                            std::span<const std::uint32_t> sources,
+                                            double max_distance) {
+    const auto* position = world.layer(position_layer);
+    if (!position) throw std::runtime_error("geodesic_distances_from needs the 'position' layer");
+    return dijkstra(
+        world.mesh(), [&](std::uint32_t v) { return (*position)[Vertex{v}]; }, radius, sources,
+        max_distance);
+}
+
+} // namespace orbis::gen

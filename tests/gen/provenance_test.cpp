@@ -384,3 +384,105 @@ TEST(RunOnPart, ModulesThatEditTheMeshAreRefused) {
 }
 
 } // namespace
+
+namespace {
+
+// Every parameter of every built-in module reaches the module: changing it alone (to another
+// value in its range) changes what the module makes.
+TEST(Declarations, EveryParameterChangesWhatItsModuleMakes) {
+    // Other values, one per parameter; `refine` runs with lengths that matter at 2,500 points.
+    const std::vector<std::tuple<std::string, std::string, Dict_value>> others = {
+        {"sphere", "count", std::int64_t(2600)},
+        {"sphere", "radius", 1000.0},
+        {"sphere", "perturbation", 0.2},
+        {"sphere", "seed", std::int64_t(9)},
+        {"plates", "count", std::int64_t(5)},
+        {"plates", "continental_fraction", 0.6},
+        {"plates", "max_speed", 0.03},
+        {"plates", "irregularity", 0.1},
+        {"plates", "meander", std::int64_t(2)},
+        {"plates", "transform_ratio", 0.1},
+        {"elevation", "mountain_height", 8000.0},
+        {"elevation", "trench_depth", 1000.0},
+        {"elevation", "roughness", 100.0},
+        {"elevation", "coast_blur", 900.0},
+        {"elevation", "land_fraction", 0.5},
+        {"refine", "layer", "ridge"},
+        {"refine", "band_min", 0.0},
+        {"refine", "band_max", 500.0},
+        {"refine", "split_length", 250.0},
+        {"refine", "collapse_length", 100.0},
+        {"refine", "passes", std::int64_t(2)},
+        {"refine", "max_vertices", std::int64_t(2600)},
+        {"plate_boundaries", "transform_ratio", 0.1},
+    };
+    std::size_t declared = 0;
+    for (const Module* m : builtin_modules().modules())
+        declared += m->parameters().size();
+    EXPECT_EQ(others.size(), declared) << "a parameter without a case here";
+
+    const auto pipeline = [](const std::string& module, const std::string& name,
+                             const Dict_value& value) {
+        Pipeline p;
+        const auto step = [&](const char* m, Dict given) {
+            if (module == m) given.set(name, value);
+            p.steps.push_back({m, complete_parameters(*builtin_modules().find(m), given)});
+        };
+        Dict sphere;
+        sphere.set("count", std::int64_t(2500));
+        step("sphere", sphere);
+        step("plates", {});
+        step("elevation", {});
+        // A float layer the refine step can be pointed at instead of elevation.
+        Dict refine;
+        refine.set("split_length", 200.0);
+        refine.set("collapse_length", 400.0);
+        step("refine", refine);
+        step("plate_boundaries", {});
+        return p;
+    };
+    const auto make = [&](const Pipeline& p) {
+        World w;
+        run_pipeline(w, p, builtin_modules());
+        return w;
+    };
+    // The "ridge" layer for refine's `layer`: elevation shifted, so the band selects otherwise.
+    const auto with_ridge = [&](Pipeline p) {
+        World w;
+        Pipeline head;
+        head.steps.assign(p.steps.begin(), p.steps.begin() + 3);
+        run_pipeline(w, head, builtin_modules());
+        {
+            const auto& e = *w.layer(elevation_layer);
+            auto [ridge] = w.lock_layer(Layer_info<float, Layer_type::vertex>("ridge"));
+            for (const Vertex v : w.mesh().vertices())
+                ridge[v] = -e[v];
+        }
+        Pipeline tail;
+        tail.steps.assign(p.steps.begin() + 3, p.steps.end());
+        run_pipeline(w, tail, builtin_modules());
+        return w;
+    };
+    const World baseline = with_ridge(pipeline("", "", {}));
+    {
+        // The comparison can fail: the same pipeline gives an equal world.
+        World again = with_ridge(pipeline("", "", {}));
+        World base = baseline;
+        again.set_provenance({});
+        base.set_provenance({});
+        EXPECT_TRUE(again == base);
+    }
+    for (const auto& [module, name, value] : others) {
+        const World changed = module == "refine" ? with_ridge(pipeline(module, name, value))
+                                                 : make(pipeline(module, name, value));
+        World comparable = changed;
+        comparable.set_provenance({}); // the recorded parameters differ, of course
+        if (module != "refine") comparable.remove_layer("ridge");
+        World base = baseline;
+        if (module != "refine") base.remove_layer("ridge");
+        base.set_provenance({});
+        EXPECT_FALSE(comparable == base) << module << "." << name << " changed nothing";
+    }
+}
+
+} // namespace

@@ -186,3 +186,57 @@ TEST_F(Provenance_ui_test, ModulesRunOnTheSelectionOnly) {
 
 } // namespace
 } // namespace orbis::ui
+
+#include "ui/dialogs/new_world_dialog.hpp"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
+
+namespace orbis::ui {
+namespace {
+
+// The form shows exactly what each module declares: one field per parameter, of its kind, with
+// its range and default, and gives the defaults back unchanged.
+TEST(Module_form, EveryModuleFormFollowsItsDeclarations) {
+    for (const gen::Module* m : editor_modules().modules()) {
+        gen::Pipeline one;
+        one.steps.push_back({std::string(m->name()), gen::complete_parameters(*m, {})});
+        New_world_dialog dialog(one, editor_modules());
+        for (const gen::Parameter& p : m->parameters()) {
+            const QString name = QString::fromStdString(std::string(m->name()) + "." + p.name);
+            QWidget* field = dialog.findChild<QWidget*>(name);
+            ASSERT_NE(field, nullptr) << name.toStdString();
+            switch (p.kind) {
+            case gen::Parameter_kind::boolean:
+                EXPECT_NE(qobject_cast<QCheckBox*>(field), nullptr) << name.toStdString();
+                break;
+            case gen::Parameter_kind::string:
+                EXPECT_NE(qobject_cast<QLineEdit*>(field), nullptr) << name.toStdString();
+                break;
+            case gen::Parameter_kind::integer:
+                if (auto* box = qobject_cast<QSpinBox*>(field)) {
+                    EXPECT_EQ(box->minimum(), int(p.min)) << name.toStdString();
+                    EXPECT_EQ(box->maximum(), int(p.max)) << name.toStdString();
+                } else {
+                    EXPECT_NE(qobject_cast<QDoubleSpinBox*>(field), nullptr) << name.toStdString();
+                }
+                break;
+            case gen::Parameter_kind::real: {
+                auto* box = qobject_cast<QDoubleSpinBox*>(field);
+                ASSERT_NE(box, nullptr) << name.toStdString();
+                EXPECT_EQ(box->minimum(), p.min) << name.toStdString();
+                EXPECT_EQ(box->maximum(), p.max) << name.toStdString();
+                break;
+            }
+            }
+            EXPECT_EQ(field->toolTip().toStdString(), p.description);
+        }
+        // Defaults survive the form (4 decimals hold every default we declare).
+        EXPECT_EQ(dialog.pipeline(), one) << m->name();
+    }
+}
+
+} // namespace
+} // namespace orbis::ui

@@ -15,6 +15,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <climits>
 #include <cmath>
 
@@ -82,7 +83,16 @@ New_world_dialog::New_world_dialog(const gen::Pipeline& pipeline,
                 }
                 case gen::Parameter_kind::real: {
                     auto* box = new QDoubleSpinBox(group);
-                    box->setDecimals(4);
+                    // Enough decimals for the declared bounds: the box rounds its range to
+                    // them, and a minimum of 1e-6 shown as 0 would let the form ask for a
+                    // value the module refuses.
+                    int decimals = 4;
+                    for (const double bound : {p.min, p.max})
+                        if (bound != 0 && std::abs(bound) < 1e-4)
+                            decimals = std::max(
+                                decimals,
+                                std::min(10, int(std::ceil(-std::log10(std::abs(bound))))));
+                    box->setDecimals(decimals);
                     box->setRange(p.min, p.max);
                     box->setSingleStep(std::max((p.max - p.min) / 100.0, 1e-4));
                     if (value && value->is<double>()) box->setValue(value->as<double>());
@@ -105,7 +115,9 @@ New_world_dialog::New_world_dialog(const gen::Pipeline& pipeline,
                 }
                 field->setObjectName(QString::fromStdString(step.module + "." + p.name));
                 field->setToolTip(tip);
-                form->addRow(QString::fromStdString(p.name), field);
+                const QString unit =
+                    p.unit.empty() ? QString() : " (" + QString::fromStdString(p.unit) + ")";
+                form->addRow(QString::fromStdString(p.name) + unit, field);
             }
         }
         steps->addWidget(group);

@@ -107,6 +107,7 @@ Legend legend_for(const Layers_dock& layers, bool show) {
         legend.min = o.range ? o.range->first : s->min;
         legend.max = o.range ? o.range->second : s->max;
         legend.sea_level = o.sea_level;
+        legend.categories = o.categories;
     }
     return legend;
 }

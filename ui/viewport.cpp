@@ -297,6 +297,10 @@ void Viewport::draw_message(QPainter& painter, const QString& text) {
 
 void Viewport::draw_legend(QPainter& painter) {
     const QFontMetrics metrics(painter.font());
+    if (!legend_.categories.empty()) {
+        draw_category_legend(painter);
+        return;
+    }
     const int bar_width = 18;
     const int bar_height = std::clamp(height() / 3, 80, 260);
     const int label_width = metrics.horizontalAdvance("-000000.0") + 8;
@@ -337,6 +341,46 @@ void Viewport::draw_legend(QPainter& painter) {
             QRect(bar.right() + 8, y - metrics.height() / 2, label_width, metrics.height()),
             Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(render::format_tick(v, step)));
     }
+}
+
+// Named values (plates, boundary kinds): a swatch and a name each, as many as fit.
+void Viewport::draw_category_legend(QPainter& painter) {
+    const QFontMetrics metrics(painter.font());
+    const int row = metrics.height() + 2;
+    const int margin = 16;
+    const int rows_fit = std::max(1, (height() / 2 - metrics.height()) / row);
+    const auto& all = legend_.categories;
+    const int shown = int(std::min<std::size_t>(all.size(), std::size_t(rows_fit)));
+    const bool more = std::size_t(shown) < all.size();
+    int text_width = metrics.horizontalAdvance(QString::fromStdString(legend_.title));
+    for (int i = 0; i < shown; ++i)
+        text_width = std::max(text_width,
+                              metrics.horizontalAdvance(QString::fromStdString(all[i].name)) + row);
+    const int rows = shown + (more ? 1 : 0);
+    // Generous: text measured here can come out narrower than painted on some surfaces.
+    const int panel_width = text_width + 24 + 2 * row;
+    const QRect panel(width() - margin - panel_width, height() - margin - (rows + 1) * row - 12,
+                      panel_width, (rows + 1) * row + 12);
+    legend_bar_ = panel;
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(20, 22, 28, 200));
+    painter.drawRoundedRect(panel, 6, 6);
+    painter.setPen(QColor(230, 230, 235));
+    int y = panel.top() + 6;
+    painter.drawText(QRect(panel.left() + 8, y, panel.width() - 16, row),
+                     Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(legend_.title));
+    for (int i = 0; i < shown; ++i) {
+        y += row;
+        const Layer_category& c = all[std::size_t(i)];
+        painter.fillRect(QRect(panel.left() + 8, y + 3, row - 6, row - 6),
+                         QColor(c.colour.r, c.colour.g, c.colour.b));
+        painter.drawText(QRect(panel.left() + 8 + row, y, panel.width() - 16 - row, row),
+                         Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(c.name));
+    }
+    if (more)
+        painter.drawText(QRect(panel.left() + 8, y + row, panel.width() - 16, row),
+                         Qt::AlignLeft | Qt::AlignVCenter,
+                         tr("… and %1 more").arg(all.size() - std::size_t(shown)));
 }
 
 const World* Viewport::picked_world() const {

@@ -28,6 +28,7 @@ struct Legend {
     double min = 0.0;                               ///< value at the bottom of the bar
     double max = 1.0;                               ///< value at the top of the bar
     double sea_level = 0.0;                         ///< for the terrain map
+    std::vector<Layer_category> categories;         ///< named values: listed instead of the bar
 };
 
 /// What the cursor points at, for the status bar and the inspector.
@@ -145,6 +146,7 @@ private:
     void scene_built();
     void update_hover(QPoint at, Qt::KeyboardModifiers modifiers);
     void draw_legend(QPainter& painter);
+    void draw_category_legend(QPainter& painter);
     void draw_message(QPainter& painter, const QString& text);
     void release_gl();
     const World* picked_world() const;

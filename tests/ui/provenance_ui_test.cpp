@@ -15,6 +15,8 @@
 #include "ui/document.hpp"
 
 #include <QApplication>
+#include <QFontMetrics>
+#include <QImage>
 #include <QLabel>
 #include <QPushButton>
 #include <QTest>
@@ -114,6 +116,26 @@ TEST_F(Provenance_ui_test, HintsLabelTheLayersAndTheLegend) {
     EXPECT_EQ(row_text("plate_id", 0), "plate_id – Plate");
     layers()->set_shown_layer("plate_id");
     EXPECT_EQ(layers()->colour_options().map, Colour_map_kind::categorical);
+    settle();
+    // The legend lists the plates by name with their colours instead of a bar.
+    const Legend& legend = window_->viewport()->legend();
+    ASSERT_TRUE(legend.visible);
+    EXPECT_EQ(legend.title, "Plate");
+    ASSERT_EQ(legend.categories, world().hints("plate_id")->categories);
+    EXPECT_EQ(legend.categories[1].name, "Plate 1");
+    QTest::qWait(50);
+    const QImage shot = window_->viewport()->grabFramebuffer();
+    shot.save(testing::screenshot_path("plate_legend"));
+    const QRect panel = window_->viewport()->legend_bar();
+    ASSERT_FALSE(panel.isEmpty());
+    // The swatch of "Plate 1" (second row under the title) has its category's colour.
+    const int row = QFontMetrics(window_->viewport()->font()).height() + 2;
+    const QPoint swatch(panel.left() + 8 + (row - 6) / 2, panel.top() + 6 + 2 * row + row / 2);
+    const glm::u8vec3 c = legend.categories[1].colour;
+    const QColor got = shot.pixelColor(swatch);
+    EXPECT_LE(std::abs(got.red() - c.r) + std::abs(got.green() - c.g) + std::abs(got.blue() - c.b),
+              12)
+        << got.name().toStdString();
     layers()->set_shown_layer("elevation");
     EXPECT_EQ(layers()->colour_options().map, Colour_map_kind::terrain);
 }

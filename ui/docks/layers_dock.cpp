@@ -232,6 +232,8 @@ render::Colour_options Layers_dock::colour_options() const {
     } else if (const render::Layer_stats* s = shown_stats()) {
         o.map = default_colour_map(hints(s->name), is_integer_type(s->value_type));
     }
+    if (const render::Layer_stats* s = shown_stats(); s && o.map == Colour_map_kind::categorical)
+        if (const Layer_hints* h = hints(s->name)) o.categories = h->categories;
     if (!auto_range_->isChecked()) o.range = std::pair{min_->value(), max_->value()};
     return o;
 }

@@ -650,6 +650,11 @@ template <class T>
 Colour colour_of(const T& value, Colour_map_kind kind, std::pair<double, double> range,
                  const Colour_options& o) {
     if constexpr (Layer_scalar<T>) {
+        if (kind == Colour_map_kind::categorical && !o.categories.empty() &&
+            std::isfinite(static_cast<double>(value)))
+            for (const Layer_category& c : o.categories)
+                if (double(c.value) == std::round(static_cast<double>(value)))
+                    return opaque(c.colour);
         return opaque(
             map_colour(kind, static_cast<double>(value), range.first, range.second, o.sea_level));
     } else {

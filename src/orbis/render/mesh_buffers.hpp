@@ -2,6 +2,8 @@
 // CPU-side vertex and index arrays of a mesh, its Voronoi dual and their colours, for GPU upload.
 #pragma once
 
+#include "orbis/core/layer_hints.hpp"
+
 #include "orbis/core/colour_map.hpp"
 #include "orbis/core/ids.hpp"
 #include "orbis/core/layer_info.hpp"
@@ -183,6 +185,9 @@ struct Colour_options {
     std::optional<std::pair<double, double>> range;
     /// Sea level for the terrain map.
     double sea_level = 0.0;
+    /// Named values of a categorical layer (its module's hints): with the categorical map, a
+    /// value listed here gets its category's colour, others the hashed one.
+    std::vector<Layer_category> categories = {};
 
     /// Equal when every setting is equal.
     friend bool operator==(const Colour_options&, const Colour_options&) = default;

@@ -30,8 +30,10 @@ orbis_require_packages() {
 ORBIS_BUILD_PACKAGES=(g++ cmake ninja-build libglm-dev libcgal-dev libgmp-dev libmpfr-dev libzstd-dev
                       libpng-dev libboost-dev libcli11-dev nlohmann-json3-dev qtbase5-dev
                       libqt5opengl5-dev libgl1-mesa-dri fonts-dejavu-core)
-# Packages the tests and benchmarks need on top (the editor's tests run under Xvfb).
-ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev python3-open3d clang xvfb xauth)
+# Packages the tests and benchmarks need on top (the editor's tests run under Xvfb; GDAL's ogrinfo
+# reads the GeoJSON export back).
+ORBIS_TEST_PACKAGES=(libgtest-dev libbenchmark-dev libopenmesh-dev python3-open3d clang xvfb xauth
+                     gdal-bin)
 
 # Configures and builds into $1 with the remaining arguments passed to cmake; ORBIS_TARGET
 # limits the build to the targets it names (separated by spaces).

@@ -19,7 +19,7 @@ namespace {
 
 using O = render::View_options;
 
-constexpr std::array<Display_mode, 12> modes{{
+constexpr std::array<Display_mode, 14> modes{{
     {"show_triangles", "&Triangles", "1", true, true, "", [](O& o, bool on) { o.triangles = on; }},
     {"smooth_shading", "S&mooth Shading", "Shift+1", false, false, "",
      [](O& o, bool on) { o.shading = on ? render::Shading::smooth : render::Shading::flat; }},
@@ -36,6 +36,12 @@ constexpr std::array<Display_mode, 12> modes{{
     {"show_arrows", "Vector &Arrows", "9", false, false,
      "Show a vec3 vertex layer as arrows (dark tail, bright tip)",
      [](O& o, bool on) { o.arrows = on; }},
+    {"show_rivers", "R&ivers", "R", true, true,
+     "Draw rivers along the edges that carry at least the river threshold (hydrology module)",
+     [](O& o, bool on) { o.rivers = on; }},
+    {"show_water", "W&ater", "W", true, false,
+     "Colour the ocean and lakes as water and, with relief, keep them flat at their level",
+     [](O& o, bool on) { o.water = on; }},
     {"lighting", "&Lighting", "L", true, true, "", [](O& o, bool on) { o.lighting = on; }},
     {"relief", "&Relief", "8", false, true,
      "Lift the surface by the shown layer (or elevation), exaggerated", nullptr},

@@ -62,6 +62,20 @@ void Document::push(const QString& text, World after, std::optional<World_delta>
     trim_history();
 }
 
+void Document::amend_last_step(const QString& text, World after) {
+    const int index = undo_stack_->index();
+    auto* last = index > 0 ? dynamic_cast<World_command*>(
+                                 const_cast<QUndoCommand*>(undo_stack_->command(index - 1)))
+                           : nullptr;
+    if (!last) {
+        push(text, std::move(after), std::nullopt);
+        return;
+    }
+    last->amend(after);
+    show_state(after, nullptr);
+    trim_history();
+}
+
 void Document::show_state(const World& world, const World_delta* delta) {
     if (replaying_) return;
     world_ = world;

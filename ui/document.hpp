@@ -55,6 +55,11 @@ public:
     /// into one. Precondition: there is a world and check_edit() allows it.
     void push(const QString& text, World after, std::optional<World_delta> delta,
               Command_id kind = Command_id::none, std::uint64_t gesture = 0);
+    /// Makes `after` the document's state without a new step: the step that led to the current
+    /// state now ends at `after`, so undoing it also takes back what `after` adds (live water
+    /// after a stroke). Without such a step (a fresh world), `after` becomes a new step called
+    /// `text`. Views rebuild. Precondition: there is a world and check_edit() allows it.
+    void amend_last_step(const QString& text, World after);
     /// The selected vertices (cells) and faces, sorted; elements the world no longer has are
     /// dropped whenever it changes. Selecting is not an undo step (as in most editors); the
     /// operations on a selection are.

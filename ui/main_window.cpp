@@ -12,6 +12,7 @@
 #include "ui/document.hpp"
 #include "ui/file_actions.hpp"
 #include "ui/job_runner.hpp"
+#include "ui/live_water.hpp"
 #include "ui/selection_actions.hpp"
 #include "ui/tools/tool_registry.hpp"
 #include "ui/viewport.hpp"
@@ -44,6 +45,7 @@ Main_window::Main_window(QWidget* parent)
     setAcceptDrops(true);
     document_ = new Document(this);
     jobs_ = new Job_runner(*document_, this);
+    live_water_ = new Live_water(*document_, this);
     viewport_ = new Viewport(this);
     files_ = new File_actions(*this, *document_, *jobs_, *viewport_);
     selections_ = new Selection_actions(*this, *document_, *viewport_);
@@ -104,6 +106,12 @@ Main_window::Main_window(QWidget* parent)
         statusBar()->showMessage(text, 8000);
         if (!world()) viewport_->clear_world(text + tr(". File > New generates a world."));
     });
+    connect(live_water_, &Live_water::updated, this, [this](const QString& text) {
+        // A refusal or a job's message says more than "water updated": keep it.
+        if (statusBar()->currentMessage().isEmpty()) statusBar()->showMessage(text, 5000);
+    });
+    connect(live_water_, &Live_water::failed, this,
+            [this](const QString& why) { statusBar()->showMessage(why, 10000); });
     connect(jobs_, &Job_runner::failed, this, [this](const QString& what, const QString& why) {
         if (!world()) viewport_->clear_world(what + ": " + why);
         files_->report_error(what, why);
@@ -156,6 +164,17 @@ void Main_window::create_actions() {
         a->setChecked(m.on_by_default);
         if (*m.tip) a->setToolTip(tr(m.tip));
     }
+    QAction* live = make(
+        "live_water", tr("&Live Water"),
+        [this](bool on) {
+            live_water_->set_enabled(on);
+            QSettings().setValue("water/live", on);
+        },
+        QKeySequence(tr("Ctrl+L")));
+    live->setCheckable(true);
+    live->setChecked(live_water_->enabled());
+    live->setToolTip(tr("After every edit, compute climate, rivers, lakes and biomes again in "
+                        "the background, as part of the edit's undo step"));
     make(
         "reset_view", tr("&Reset View"), [this] { viewport_->reset_view(); }, Qt::Key_Home);
     make(
@@ -234,6 +253,19 @@ void Main_window::create_menus() {
     connect(relief_height_, qOverload<double>(&QDoubleSpinBox::valueChanged), this,
             &Main_window::view_options_changed);
     bar->addWidget(relief_height_);
+    river_threshold_ = new QDoubleSpinBox(bar);
+    river_threshold_->setObjectName("river_threshold");
+    river_threshold_->setRange(0.1, 1e7);
+    river_threshold_->setDecimals(1);
+    river_threshold_->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    river_threshold_->setValue(QSettings().value("view/river_threshold", 200.0).toDouble());
+    river_threshold_->setSuffix(tr(" m³/s"));
+    river_threshold_->setToolTip(tr("Rivers: the least discharge an edge carries to be drawn"));
+    connect(river_threshold_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, [this] {
+        QSettings().setValue("view/river_threshold", river_threshold_->value());
+        view_options_changed();
+    });
+    bar->addWidget(river_threshold_);
     bar->addSeparator();
     bar->addAction(action("reset_view"));
 
@@ -245,6 +277,7 @@ void Main_window::create_menus() {
     tools->addSeparator();
     tools->addAction(action("run_module"));
     tools->addAction(action("run_module_on_selection"));
+    tools->addAction(action("live_water"));
     menuBar()->addMenu(tr("&Help"))->addAction(tr("&About Orbis"), this, [this] {
         QMessageBox::about(this, tr("About Orbis"),
                            tr("<b>Orbis %1</b><p>Spherical Delaunay worlds and their Voronoi "
@@ -353,7 +386,9 @@ void Main_window::selection_changed() {
 
 void Main_window::view_options_changed() {
     QString refusal;
-    viewport_->set_options(view_options(*this, *layers_, relief_height_->value(), &refusal));
+    render::View_options options = view_options(*this, *layers_, relief_height_->value(), &refusal);
+    options.river_min_discharge = river_threshold_->value();
+    viewport_->set_options(options);
     if (!refusal.isEmpty()) statusBar()->showMessage(refusal, 5000);
     update_legend();
 }

@@ -31,6 +31,7 @@ class File_actions;
 class History_dock;
 class Inspector_dock;
 class Job_runner;
+class Live_water;
 class Layers_dock;
 class Selection_actions;
 class Tool;
@@ -82,6 +83,8 @@ public:
     bool modified() const { return isWindowModified(); }
     /// The undo stack of the document.
     QUndoStack* undo_stack() const;
+    /// The live water updater (tests wait on it with Live_water::finish).
+    Live_water& live_water() const { return *live_water_; }
     /// Bytes the undo history holds.
     std::size_t history_bytes() const;
     /// Sets the history's memory budget (the oldest steps beyond it are dropped).
@@ -137,6 +140,8 @@ private:
 
     Document* document_ = nullptr;
     Job_runner* jobs_ = nullptr;
+    Live_water* live_water_ = nullptr;
+    QDoubleSpinBox* river_threshold_ = nullptr; // rivers drawn from this discharge (m³/s) up
     File_actions* files_ = nullptr;
     Selection_actions* selections_ = nullptr;
     Viewport* viewport_ = nullptr;

@@ -5,6 +5,8 @@
 #include "orbis/core/sphere_geometry.hpp"
 
 #include "orbis/core/layer_info.hpp"
+#include "orbis/gen/water_readout.hpp"
+#include "orbis/render/first_view.hpp"
 #include "orbis/render/ticks.hpp"
 
 #include <QKeyEvent>
@@ -143,6 +145,10 @@ void Viewport::set_legend(const Legend& legend) {
 void Viewport::reset_view() {
     camera_.set_viewport(width(), height());
     camera_.reset();
+    // A generated world is two-thirds ocean: look at its land first.
+    if (const World* world = picked_world())
+        if (const auto land = render::land_facing_direction(*world))
+            camera_.look_at(*land * camera_.radius());
     update();
 }
 
@@ -225,8 +231,7 @@ void Viewport::scene_built() {
             picker_serves_world_ = true;
         camera_.set_radius(result->scene.radius);
         if (reset_camera_on_ready_) {
-            camera_.set_viewport(width(), height());
-            camera_.reset();
+            reset_view();
             reset_camera_on_ready_ = false;
         }
         if (renderer_.initialized()) {
@@ -440,6 +445,8 @@ std::optional<Hover> Viewport::hover_at(QPoint at) const {
         text += QString("  %1 = %2")
                     .arg(QString::fromStdString(layer->name()),
                          QString::fromStdString(layer->format_value(slot)));
+    if (const std::string water = gen::water_readout(*world, pick->vertex); !water.empty())
+        text += "  " + QString::fromStdString(water);
     text += QString("  (face f%1, edge e%2)").arg(pick->face.index()).arg(pick->edge.index());
     h.text = text.toStdString();
     return h;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // orbis-cli: command-line access to Orbis: generate a sphere, inspect, validate and convert
-// world files, run and replay generation modules (plugins included). Exit code 0 on success;
+// world files, run and replay generation modules (plugins included), draw maps and export
+// GeoJSON for GIS programs. Exit code 0 on success;
 // otherwise 1 and one line on stderr.
+#include "export_command.hpp"
 #include "generate_command.hpp"
 #include "map_command.hpp"
 #include "replay_command.hpp"
@@ -367,6 +369,8 @@ int main(int argc, char** argv) {
     auto* replay_cmd = orbis::cli::add_replay_command(app, replay);
     orbis::cli::Map_command_options map;
     auto* map_cmd = orbis::cli::add_map_command(app, map);
+    orbis::cli::Export_options export_options;
+    auto* export_cmd = orbis::cli::add_export_command(app, export_options);
 
     CLI11_PARSE(app, argc, argv);
     try {
@@ -389,6 +393,7 @@ int main(int argc, char** argv) {
         if (*modules_cmd) return orbis::cli::run_modules(registry(), modules_json);
         if (*replay_cmd) return orbis::cli::run_replay(replay, registry());
         if (*map_cmd) return orbis::cli::run_map(map);
+        if (*export_cmd) return orbis::cli::run_export(export_options);
     } catch (const std::exception& e) {
         std::cerr << "orbis-cli: " << e.what() << '\n';
         return 1;

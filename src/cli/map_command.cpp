@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <stdexcept>
+#include <string>
 
 namespace orbis::cli {
 
@@ -50,11 +51,35 @@ CLI::App* add_map_command(CLI::App& app, Map_command_options& o) {
         ->expected(2);
     cmd->add_option("--hillshade", o.hillshade,
                     "Shade by slope, lit from the north-west (default: on for terrain)");
+    cmd->add_flag("--rivers", o.rivers,
+                  "Draw the rivers over the layer, wider where they carry more water (needs the "
+                  "hydrology module's layers)");
+    cmd->add_flag("--lakes", o.lakes, "Fill the lakes over the layer");
+    cmd->add_flag(
+        "--water", [&o](std::int64_t) { o.rivers = o.lakes = true; }, "Same as --rivers --lakes");
+    cmd->add_flag("--coastlines", o.coastlines, "Draw the coasts of the land masses as thin lines");
+    auto* absolute = cmd->add_option("--min-discharge", o.min_discharge,
+                                     "Rivers carry at least this many m³/s (overrides "
+                                     "--min-discharge-fraction)")
+                         ->check(CLI::PositiveNumber);
+    cmd->add_option("--min-discharge-fraction", o.min_discharge_fraction,
+                    "Rivers carry at least this fraction of the largest discharge, as in export")
+        ->check(CLI::Range(1e-9, 1.0))
+        ->capture_default_str()
+        ->excludes(absolute);
     return cmd;
 }
 
 int run_map(const Map_command_options& o) {
     const World world = io::load_any(o.input);
+    // Before drawing anything: a world without water should say what to run.
+    const std::pair<bool, const char*> needs[] = {
+        {o.rivers, "discharge"}, {o.lakes, "lake"}, {o.coastlines, "ocean"}};
+    for (const auto& [wanted, layer] : needs)
+        if (wanted && !world.find_layer(layer))
+            throw std::runtime_error(o.input + ": no layer '" + layer +
+                                     "' to draw water from; it comes from the hydrology module "
+                                     "(add a \"hydrology\" step to the pipeline)");
     io::Map_options options;
     options.width = o.width;
     if (o.colour_map.empty()) {
@@ -72,10 +97,26 @@ int run_map(const Map_command_options& o) {
     options.hints = hints;
     options.sea_level = sea_level_of(world);
     options.hillshade = o.hillshade.value_or(options.colour_map == Colour_map_kind::terrain);
-    const io::Image image = io::render_equirectangular(world, o.layer, options);
+    io::Image image = io::render_equirectangular(world, o.layer, options);
+    std::string drawn;
+    if (o.rivers || o.lakes || o.coastlines) {
+        io::Water_overlay water;
+        water.rivers = o.rivers;
+        water.lakes = o.lakes;
+        water.coastlines = o.coastlines;
+        water.river_selection = {o.min_discharge, o.min_discharge_fraction};
+        io::draw_water(image, world, water);
+        for (const auto& [wanted, name] :
+             {std::pair{o.rivers, "rivers"}, std::pair{o.lakes, "lakes"},
+              std::pair{o.coastlines, "coastlines"}})
+            if (wanted) {
+                drawn += drawn.empty() ? " with " : ", ";
+                drawn += name;
+            }
+    }
     io::save_png(o.output, image);
-    std::printf("%s: %s of %s, %u x %u\n", o.output.c_str(), o.layer.c_str(), o.input.c_str(),
-                image.width, image.height);
+    std::printf("%s: %s of %s, %u x %u%s\n", o.output.c_str(), o.layer.c_str(), o.input.c_str(),
+                image.width, image.height, drawn.c_str());
     return 0;
 }
 

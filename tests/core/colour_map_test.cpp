@@ -219,3 +219,18 @@ TEST(ColourMap, NamesRoundTrip) {
 
 } // namespace
 } // namespace orbis
+
+TEST(Terrain_surface, WaterIsColouredByWhatItIsAndDryBasinsAreLand) {
+    using orbis::Surface;
+    // A dry basin 300 m below sea level is lowland, not shallow sea.
+    EXPECT_EQ(orbis::terrain_surface(-300, Surface::land, -300), orbis::terrain(0.0));
+    EXPECT_EQ(orbis::terrain_surface(800, Surface::land, 800), orbis::terrain(800.0));
+    // The ocean keeps the sea ramp by depth.
+    EXPECT_EQ(orbis::terrain_surface(-3000, Surface::ocean, 0), orbis::terrain(-3000.0));
+    // Lakes darken with depth and differ from the sea at the same depth, at any altitude.
+    const auto shallow = orbis::terrain_surface(1995, Surface::lake, 2000);
+    const auto deep = orbis::terrain_surface(1500, Surface::lake, 2000);
+    EXPECT_LT(int(deep.r) + deep.g + deep.b, int(shallow.r) + shallow.g + shallow.b);
+    EXPECT_NE(orbis::terrain_surface(-50, Surface::lake, 0), orbis::terrain(-50.0));
+    EXPECT_GT(shallow.b, shallow.r) << "a lake is blue";
+}

@@ -167,7 +167,7 @@ TEST(PipelineCheck, StartingWorldProvidesInputs) {
     EXPECT_FALSE(check_pipeline(only_slope, with_slope(), world));
     const auto why = check_pipeline(only_slope, with_slope(), World());
     ASSERT_TRUE(why);
-    EXPECT_NE(why->find("module 'elevation' writes it"), std::string::npos) << *why;
+    EXPECT_NE(why->find("modules 'elevation', 'erosion' write it"), std::string::npos) << *why;
 }
 
 TEST(PipelineCheck, MisspelledParameterNamesTheNearestOne) {
@@ -415,6 +415,26 @@ TEST(Declarations, EveryParameterChangesWhatItsModuleMakes) {
         {"refine", "passes", std::int64_t(2)},
         {"refine", "max_vertices", std::int64_t(2600)},
         {"plate_boundaries", "transform_ratio", 0.1},
+        {"erosion", "iterations", std::int64_t(2)},
+        {"erosion", "time_step", 400000.0},
+        {"erosion", "erodibility", 1e-5},
+        {"erosion", "area_exponent", 0.4},
+        {"erosion", "diffusion", 0.5},
+        {"erosion", "uplift", 0.001},
+        {"hydrology", "rainfall", 3000.0},
+        {"hydrology", "evaporation", 3.0},
+        {"hydrology", "temperature", 30.0},
+        {"hydrology", "ocean_min_fraction", 0.0},
+        {"climate", "equator_temperature", 35.0},
+        {"climate", "pole_temperature", -5.0},
+        {"climate", "lapse_rate", 9.0},
+        {"climate", "ocean_moderation", 0.0},
+        {"climate", "rainfall", 2.0},
+        {"climate", "wind_speed", 15.0},
+        {"biome", "ice_temperature", 0.0},
+        {"biome", "tundra_temperature", 5.0},
+        {"biome", "wetland_rainfall", 300.0},
+        {"biome", "wetland_discharge", 10.0},
     };
     std::size_t declared = 0;
     for (const Module* m : builtin_modules().modules())
@@ -439,6 +459,11 @@ TEST(Declarations, EveryParameterChangesWhatItsModuleMakes) {
         refine.set("collapse_length", 400.0);
         step("refine", refine);
         step("plate_boundaries", {});
+        // Hydrology before climate, so that its own rainfall and temperature are used.
+        step("erosion", {});
+        step("hydrology", {});
+        step("climate", {});
+        step("biome", {});
         return p;
     };
     const auto make = [&](const Pipeline& p) {

@@ -5,6 +5,7 @@
 #include "ui/docks/inspector_dock.hpp"
 #include "ui/docks/layers_dock.hpp"
 #include "ui/document.hpp"
+#include "ui/live_water.hpp"
 #include "ui/main_window.hpp"
 #include "ui/tools/brush_tool.hpp"
 #include "ui/viewport.hpp"
@@ -327,7 +328,12 @@ TEST_F(Editor_test, SplitAndCollapsePreviewsMatchTheirClicks) {
 }
 
 TEST_F(Editor_test, RandomToolOperationsUndoAndRedoExactly) {
+    // Live water would fold water updates into the steps; this test is about the mesh tools.
+    window_->live_water().set_enabled(false);
     open(editable_world(20000));
+    // The view this test was tuned on (+z); the first view now faces land instead.
+    viewport()->fly_to(glm::dvec3(0.0, 0.0, 1.0));
+    settle();
     const World start = world();
     std::mt19937_64 rng(11);
     std::uniform_int_distribution<int> x(150, viewport()->width() - 150);

@@ -5,6 +5,7 @@
 #include "ui/dialogs/run_module_dialog.hpp"
 #include "ui/docks/layers_dock.hpp"
 #include "ui/editor_modules.hpp"
+#include "ui/live_water.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
 #include "ui_support.hpp"
@@ -97,6 +98,9 @@ TEST_F(Provenance_ui_test, StaleLayersAreMarkedAndReRunClearsThemUndoably) {
     const int steps = window_->undo_stack()->count();
     QTest::mouseClick(rerun, Qt::LeftButton);
     window_->finish_generation();
+    // The new elevation makes climate, rivers and biomes stale; live water computes them again
+    // within the same step.
+    window_->live_water().finish();
     settle();
     EXPECT_EQ(window_->undo_stack()->count(), steps + 1);
     EXPECT_TRUE(stale_layers(world()).empty());

@@ -9,7 +9,9 @@
 #include "orbis/core/colour_map.hpp"
 #include "orbis/core/delta_recorder.hpp"
 #include "orbis/core/layer_info.hpp"
+#include "orbis/gen/biome_module.hpp"
 #include "orbis/gen/elevation_module.hpp"
+#include "orbis/gen/hydrology_module.hpp"
 #include "orbis/gen/module_registry.hpp"
 #include "orbis/gen/pipeline.hpp"
 #include "orbis/io/formats.hpp"
@@ -236,6 +238,9 @@ TEST_F(Window_test, HoverShowsTheVertexUnderTheCursor) {
 
 TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
     World world = small_world(20000);
+    // Rivers are rebuilt whole after a mesh edit (they follow discharge, which the edit makes
+    // stale); this test is about the triangles' patch.
+    set("show_rivers", false);
     show(world);
     const QImage before = grab("edit_before");
     const std::size_t full_upload = viewport()->last_upload().bytes;
@@ -262,6 +267,7 @@ TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
     fresh.resize(window_->size());
     fresh.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&fresh));
+    if (fresh.action("show_rivers")->isChecked()) fresh.action("show_rivers")->trigger();
     fresh.set_document(world, QString(), false);
     fresh.viewport()->finish_scene();
     QApplication::processEvents();
@@ -270,6 +276,73 @@ TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
         fresh.viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
     rebuilt.save(screenshot_path("edit_rebuilt"));
     EXPECT_LT(changed_pixels(patched, rebuilt, 2), 40);
+}
+
+// The vertex whose river carries the most water into the sea: a river mouth on a coast.
+Vertex biggest_mouth(const World& w) {
+    const Mesh& m = w.mesh();
+    const auto& discharge = *w.layer(gen::discharge_layer);
+    const auto& ocean = *w.layer(gen::ocean_layer);
+    Vertex best;
+    float most = -1;
+    for (const Vertex v : m.vertices())
+        for (const Edge e : v.edges(m))
+            if (discharge[e] > most && ocean[e.dest(m)]) {
+                most = discharge[e];
+                best = v;
+            }
+    return best;
+}
+
+TEST_F(Window_test, RiversLakesAndBiomesShowOnTheDefaultWorld) {
+    const World world = small_world(40000);
+    ASSERT_NE(world.layer(gen::discharge_layer), nullptr) << "the default pipeline has water";
+    show(world);
+    window_->layers_dock()->set_shown_layer("elevation");
+    set("show_rivers", true);
+    const QImage rivers = grab("water_default_world");
+    set("show_rivers", false);
+    const QImage dry = grab("water_default_world_no_rivers");
+    EXPECT_GT(changed_pixels(rivers, dry), 300) << "rivers are drawn";
+    set("show_rivers", true);
+
+    // A river mouth, close up: the river reaches the coast.
+    const Vertex mouth = biggest_mouth(world);
+    viewport()->fly_to(glm::dvec3((*world.layer(position_layer))[mouth]));
+    settle();
+    const glm::dvec3 at =
+        viewport()->camera().project(glm::dvec3((*world.layer(position_layer))[mouth]));
+    for (int i = 0; i < 4; ++i) {
+        QWheelEvent wheel(
+            QPointF(at.x, at.y), viewport()->mapToGlobal(QPoint(int(at.x), int(at.y))), QPoint(),
+            QPoint(0, 120 * 3), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(viewport(), &wheel);
+    }
+    const QImage coast = grab("water_river_coast");
+    set("show_rivers", false);
+    EXPECT_GT(changed_pixels(coast, grab("water_river_coast_no_rivers")), 200)
+        << "the river at its mouth is drawn";
+    set("show_rivers", true);
+
+    // The hover readout names the biome and the water under the cursor.
+    const glm::dvec3 p =
+        viewport()->camera().project(glm::dvec3((*world.layer(position_layer))[mouth]));
+    QMouseEvent move(QEvent::MouseMove, QPointF(int(p.x), int(p.y)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(viewport(), &move);
+    QApplication::processEvents();
+    const QString text = window_->hover_text();
+    EXPECT_TRUE(text.contains("basin") && text.contains("°C")) << text.toStdString();
+
+    // The biome map with its named legend.
+    window_->layers_dock()->set_shown_layer("biome");
+    viewport()->reset_view();
+    const QImage biomes = grab("water_biome_map");
+    EXPECT_GT(changed_pixels(biomes, rivers), 5000);
+    window_->grab().save(screenshot_path("water_biome_legend"));
+    const Layer_hints* hints = world.hints("biome");
+    ASSERT_NE(hints, nullptr);
+    EXPECT_EQ(hints->categories.size(), std::size_t(gen::biome_count));
 }
 
 TEST_F(Window_test, FailedOpenKeepsTheDocument) {

@@ -51,6 +51,13 @@ void World_command::redo() {
     show_(after_, forth ? &*forth : nullptr);
 }
 
+void World_command::amend(World after) {
+    after_ = std::move(after);
+    delta_.reset();
+    bytes_ = after_.bytes_not_shared_with(before_);
+    update_text();
+}
+
 bool World_command::mergeWith(const QUndoCommand* other) {
     const auto* next = dynamic_cast<const World_command*>(other);
     if (!next || kind_ == Command_id::none || next->kind_ != kind_ || next->gesture_ != gesture_)

@@ -40,6 +40,10 @@ public:
     /// to the other's end.
     bool mergeWith(const QUndoCommand* other) override;
 
+    /// Makes the step end at `after` instead (live water: the water computed for this step's
+    /// terrain joins the step, so one undo takes back both). The delta is dropped: views
+    /// rebuild when the step is undone or redone. O(chunks) for the memory count.
+    void amend(World after);
     /// Makes consecutive steps of kind `kind` and the same `gesture` merge into one.
     void set_merge(Command_id kind, std::uint64_t gesture) {
         kind_ = kind;

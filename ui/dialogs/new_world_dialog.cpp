@@ -83,15 +83,17 @@ New_world_dialog::New_world_dialog(const gen::Pipeline& pipeline,
                 }
                 case gen::Parameter_kind::real: {
                     auto* box = new QDoubleSpinBox(group);
-                    // Enough decimals for the declared bounds: the box rounds its range to
-                    // them, and a minimum of 1e-6 shown as 0 would let the form ask for a
-                    // value the module refuses.
+                    // Enough decimals for the declared bounds and the default: the box rounds
+                    // its range and value to them, and a minimum of 1e-6 shown as 0 would let
+                    // the form ask for a value the module refuses (erosion's K is 1e-6).
                     int decimals = 4;
-                    for (const double bound : {p.min, p.max})
+                    const double fallback =
+                        p.default_value.is<double>() ? p.default_value.as<double>() : 0.0;
+                    for (const double bound : {p.min, p.max, fallback})
                         if (bound != 0 && std::abs(bound) < 1e-4)
                             decimals = std::max(
                                 decimals,
-                                std::min(10, int(std::ceil(-std::log10(std::abs(bound))))));
+                                std::min(12, 2 + int(std::ceil(-std::log10(std::abs(bound))))));
                     box->setDecimals(decimals);
                     box->setRange(p.min, p.max);
                     box->setSingleStep(std::max((p.max - p.min) / 100.0, 1e-4));

@@ -186,6 +186,27 @@ Srgb8 terrain(double metres) {
     return metres < 0.0 ? ramp(sea_stops, metres) : ramp(land_stops, metres);
 }
 
+Srgb8 terrain_surface(double elevation, Surface surface, double water_level) {
+    if (std::isnan(elevation)) elevation = 0.0;
+    switch (surface) {
+    case Surface::ocean:
+        return ramp(sea_stops, std::min(elevation, -1.0));
+    case Surface::lake: {
+        // Lakes in their own blues, a little greener than the sea's and darker with depth, so a
+        // shallow lake reads as water and is never mistaken for a continental shelf.
+        const double depth = std::max(0.0, water_level - elevation);
+        const double t = std::clamp(std::log10(1.0 + depth) / std::log10(2001.0), 0.0, 1.0);
+        const auto mix = [t](double a, double b) {
+            return static_cast<std::uint8_t>(std::lround(a + (b - a) * t));
+        };
+        return {mix(70, 15), mix(140, 55), mix(200, 120)};
+    }
+    case Surface::land:
+        break;
+    }
+    return ramp(land_stops, std::max(elevation, 0.0));
+}
+
 Srgb8 categorical(std::int64_t id) {
     const std::uint64_t bits = splitmix64(static_cast<std::uint64_t>(id));
     const double hue = static_cast<double>(bits & 0xFFFF) / 65536.0;

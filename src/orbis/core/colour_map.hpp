@@ -52,6 +52,18 @@ Srgb8 diverging(double t);
 /// green lowlands, tan and brown hills, grey rock from about 3,000 m, white from 4,500 m up.
 Srgb8 terrain(double metres);
 
+/// What covers a vertex, for the terrain map's water-aware colours.
+enum class Surface {
+    land,  ///< dry ground, even below sea level (an inland basin)
+    ocean, ///< the world ocean
+    lake,  ///< a lake, at its own level
+};
+
+/// The terrain map of a vertex that knows what covers it: water by its depth below
+/// `water_level` (ocean in sea blues, lakes in slightly greener blues), land by its height with
+/// ground below sea level shown as lowland. Elevation and level are metres above sea level.
+Srgb8 terrain_surface(double elevation, Surface surface, double water_level);
+
 /// A colour for the integer id `id`: a hash of the id picks hue, saturation and value (never
 /// near black or white), so neighbouring ids get unrelated colours. Equal ids, equal colours,
 /// on every platform; distinct ids may (rarely) get equal colours.

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/module_registry.hpp"
 
+#include "orbis/gen/biome_module.hpp"
+#include "orbis/gen/climate_module.hpp"
 #include "orbis/gen/delaunay_module.hpp"
 #include "orbis/gen/elevation_module.hpp"
+#include "orbis/gen/erosion_module.hpp"
+#include "orbis/gen/hydrology_module.hpp"
 #include "orbis/gen/plates_module.hpp"
 #include "orbis/gen/refine_module.hpp"
 #include "orbis/gen/sphere_module.hpp"
@@ -56,6 +60,10 @@ const Module_registry& builtin_modules() {
         r.add(std::make_unique<Elevation_module>());
         r.add(std::make_unique<Refine_module>());
         r.add(std::make_unique<Plate_boundaries_module>());
+        r.add(std::make_unique<Erosion_module>());
+        r.add(std::make_unique<Climate_module>());
+        r.add(std::make_unique<Hydrology_module>());
+        r.add(std::make_unique<Biome_module>());
         return r;
     }();
     return registry;

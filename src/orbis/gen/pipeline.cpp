@@ -208,16 +208,20 @@ std::optional<std::string> check_pipeline(const Pipeline& pipeline, const Module
                 continue;
             }
             std::string providers;
+            std::size_t provider_count = 0;
             for (const Module* m : registry.modules()) {
                 const auto writes = m->layers(complete_parameters(*m, {})).writes;
                 if (std::any_of(writes.begin(), writes.end(),
-                                [&](const auto& w) { return w.same_layer(read); }))
+                                [&](const auto& w) { return w.same_layer(read); })) {
                     providers += (providers.empty() ? "'" : ", '") + std::string(m->name()) + "'";
+                    ++provider_count;
+                }
             }
             return where + " reads " + read.describe() +
                    ", which no earlier step writes and the World does not have" +
-                   (providers.empty() ? std::string("; no known module writes it")
-                                      : "; module " + providers + " writes it");
+                   (providers.empty()     ? std::string("; no known module writes it")
+                    : provider_count == 1 ? "; module " + providers + " writes it"
+                                          : "; modules " + providers + " write it");
         }
         for (const auto& w : uses.writes)
             written.push_back(w);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Equirectangular maps: locate each pixel's direction by walking the mesh, interpolate, colour.
+// Equirectangular maps: locate each pixel's direction by walking the mesh, interpolate, colour;
+// water drawn over them from the GeoJSON export's lines and polygons.
 #include "orbis/io/equirectangular.hpp"
 
 #include <algorithm>
@@ -577,6 +578,163 @@ Image render_equirectangular(const World& world, std::string_view layer_name,
                    "can be drawn");
         }
     });
+}
+
+namespace {
+
+// Pixel coordinates of a position (pixel centres at half-integers).
+struct Pixel_point {
+    double x, y;
+};
+
+Pixel_point to_pixel(Lon_lat p, const Image& image) {
+    return {(p.lon * 1e-6 + 180.0) / 360.0 * image.width,
+            (90.0 - p.lat * 1e-6) / 180.0 * image.height};
+}
+
+// How much of each pixel a set of shapes covers, in [0, 1]; shapes of one colour share a
+// mask, so that overlapping segments of one river do not darken where they join.
+class Coverage {
+public:
+    explicit Coverage(const Image& image)
+        : width_(image.width)
+        , height_(image.height)
+        , value_(std::size_t{image.width} * image.height, 0.f) {}
+
+    // A segment with round ends, `width` pixels across, anti-aliased over one pixel.
+    void segment(Pixel_point a, Pixel_point b, double width) {
+        const double r = 0.5 * width;
+        const auto lo_x = static_cast<long>(std::floor(std::min(a.x, b.x) - r - 1));
+        const auto hi_x = static_cast<long>(std::ceil(std::max(a.x, b.x) + r + 1));
+        const auto lo_y = static_cast<long>(std::floor(std::min(a.y, b.y) - r - 1));
+        const auto hi_y = static_cast<long>(std::ceil(std::max(a.y, b.y) + r + 1));
+        const double dx = b.x - a.x, dy = b.y - a.y, length2 = dx * dx + dy * dy;
+        for (long y = std::max(0L, lo_y); y <= std::min<long>(height_ - 1, hi_y); ++y)
+            for (long x = std::max(0L, lo_x); x <= std::min<long>(width_ - 1, hi_x); ++x) {
+                const double px = x + 0.5 - a.x, py = y + 0.5 - a.y;
+                const double t =
+                    length2 > 0.0 ? std::clamp((px * dx + py * dy) / length2, 0.0, 1.0) : 0.0;
+                const double d = std::hypot(px - t * dx, py - t * dy);
+                // A line thinner than a pixel is drawn one pixel wide, fainter.
+                const double c =
+                    std::clamp(std::max(r, 0.5) + 0.5 - d, 0.0, 1.0) * std::min(1.0, width);
+                float& v =
+                    value_[static_cast<std::size_t>(y) * width_ + static_cast<std::size_t>(x)];
+                v = std::max(v, static_cast<float>(c));
+            }
+    }
+
+    // Every pixel whose centre lies inside the polygon (even-odd over its rings).
+    void polygon(const Geo_polygon& polygon, const Image& image) {
+        double top = INFINITY, bottom = -INFINITY;
+        for (const Geo_ring& ring : polygon)
+            for (const Lon_lat p : ring) {
+                const double y = to_pixel(p, image).y;
+                top = std::min(top, y);
+                bottom = std::max(bottom, y);
+            }
+        std::vector<double> crossings;
+        const auto first = static_cast<long>(std::max(0.0, std::floor(top - 0.5)));
+        const auto last = static_cast<long>(std::min<double>(height_ - 1, std::ceil(bottom)));
+        for (long y = first; y <= last; ++y) {
+            const double cy = y + 0.5;
+            crossings.clear();
+            for (const Geo_ring& ring : polygon)
+                for (std::size_t i = 0; i + 1 < ring.size(); ++i) {
+                    const Pixel_point a = to_pixel(ring[i], image),
+                                      b = to_pixel(ring[i + 1], image);
+                    if ((a.y > cy) == (b.y > cy)) continue;
+                    crossings.push_back(a.x + (cy - a.y) * (b.x - a.x) / (b.y - a.y));
+                }
+            std::sort(crossings.begin(), crossings.end());
+            for (std::size_t k = 0; k + 1 < crossings.size(); k += 2) {
+                const auto from = static_cast<long>(std::max(0.0, std::ceil(crossings[k] - 0.5)));
+                const auto to = static_cast<long>(
+                    std::min<double>(width_ - 1, std::ceil(crossings[k + 1] - 0.5) - 1));
+                for (long x = from; x <= to; ++x)
+                    value_[static_cast<std::size_t>(y) * width_ + static_cast<std::size_t>(x)] =
+                        1.f;
+            }
+        }
+    }
+
+    // Blends `colour` over the image by the coverage.
+    void paint(Image& image, Srgb8 colour) const {
+        for (std::uint32_t y = 0; y < height_; ++y)
+            for (std::uint32_t x = 0; x < width_; ++x) {
+                const float c = value_[std::size_t{y} * width_ + x];
+                if (c <= 0.f) continue;
+                const Srgb8 old = image.at(x, y);
+                const auto mix = [c](std::uint8_t a, std::uint8_t b) {
+                    return static_cast<std::uint8_t>(std::lround(a + (b - a) * double(c)));
+                };
+                image.set(x, y, {mix(old.r, colour.r), mix(old.g, colour.g), mix(old.b, colour.b)});
+            }
+    }
+
+private:
+    std::uint32_t width_, height_;
+    std::vector<float> value_;
+};
+
+// True for a segment along the map's border: the cut along the antimeridian or the closure at
+// a pole, not a coast.
+bool on_border(Lon_lat a, Lon_lat b) {
+    constexpr std::int32_t lon_max = 180'000'000, lat_max = 90'000'000;
+    return (a.lon == b.lon && std::abs(a.lon) == lon_max) ||
+           (a.lat == b.lat && std::abs(a.lat) == lat_max);
+}
+
+} // namespace
+
+void draw_water(Image& image, const World& world, const Water_overlay& o) {
+    if (image.width == 0 || image.height == 0)
+        throw std::invalid_argument("draw_water: the image is empty");
+    if (!(std::isfinite(o.river_width) && o.river_width >= 0.0))
+        throw std::invalid_argument("draw_water: the river width " + std::to_string(o.river_width) +
+                                    " is not finite and >= 0");
+    const double base =
+        o.river_width > 0.0 ? o.river_width : std::max(1.0, 1.25 * image.width / 2048.0);
+    if (o.rivers) {
+        const double threshold = river_threshold(world, o.river_selection);
+        auto rivers = river_features(world, threshold);
+        Coverage cover(image);
+        for (const River& r : rivers) {
+            const double width =
+                base * std::min(6.0, std::pow(r.discharge / std::max(threshold, 1e-30), 0.25));
+            for (const Geo_line& part : r.geometry)
+                for (std::size_t i = 0; i + 1 < part.size(); ++i)
+                    cover.segment(to_pixel(part[i], image), to_pixel(part[i + 1], image), width);
+        }
+        cover.paint(image, o.river_colour);
+    }
+    if (o.lakes) {
+        // Filled, with a thin shore in the rivers' colour so that lakes stand out on colour
+        // maps with blues of their own.
+        Coverage fill(image), shore(image);
+        for (const Lake& lake : lake_features(world))
+            for (const Geo_polygon& polygon : lake.geometry) {
+                fill.polygon(polygon, image);
+                for (const Geo_ring& ring : polygon)
+                    for (std::size_t i = 0; i + 1 < ring.size(); ++i)
+                        if (!on_border(ring[i], ring[i + 1]))
+                            shore.segment(to_pixel(ring[i], image), to_pixel(ring[i + 1], image),
+                                          0.6 * base);
+            }
+        fill.paint(image, o.lake_colour);
+        shore.paint(image, o.river_colour);
+    }
+    if (o.coastlines) {
+        Coverage cover(image);
+        for (const Land_mass& land : land_features(world))
+            for (const Geo_polygon& polygon : land.geometry)
+                for (const Geo_ring& ring : polygon)
+                    for (std::size_t i = 0; i + 1 < ring.size(); ++i)
+                        if (!on_border(ring[i], ring[i + 1]))
+                            cover.segment(to_pixel(ring[i], image), to_pixel(ring[i + 1], image),
+                                          0.8 * base);
+        cover.paint(image, o.coast_colour);
+    }
 }
 
 } // namespace orbis::io

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Maps of a World: a scalar vertex layer drawn as an equirectangular (longitude-latitude) image.
+// Maps of a World: a scalar vertex layer drawn as an equirectangular (longitude-latitude) image,
+// with rivers, lakes and coasts drawn over it.
 #pragma once
 
 #include "orbis/core/colour_map.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/io/geojson.hpp"
 #include "orbis/io/png.hpp"
 
 #include <cstdint>
@@ -85,5 +87,35 @@ struct Map_options {
 /// 0.45 s on one.
 Image render_equirectangular(const World& world, std::string_view layer_name,
                              const Map_options& options = {});
+
+/// What draw_water draws over a map.
+struct Water_overlay {
+    /// Rivers (river_features) as lines whose width grows with their discharge.
+    bool rivers = true;
+    /// Lakes (lake_features) filled, with a thin shore in the rivers' colour.
+    bool lakes = true;
+    /// The coasts of the land masses (land_features) as thin lines.
+    bool coastlines = false;
+    /// Which edges are rivers; the same default as the GeoJSON export.
+    River_selection river_selection{};
+    /// Pixels across the thinnest river; 0 means 1.25 * width / 2048 pixels, at least 1. A river
+    /// carrying k times the threshold is k^(1/4) times as wide, at most 6 times.
+    double river_width = 0.0;
+    /// Colour of the rivers and the lakes' shores.
+    Srgb8 river_colour = Srgb8(25, 70, 190);
+    /// Colour of the lakes.
+    Srgb8 lake_colour = Srgb8(70, 130, 215);
+    /// Colour of the coastlines.
+    Srgb8 coast_colour = Srgb8(20, 20, 20);
+};
+
+/// Draws the water of `world` over `image`, which must be an equirectangular map of the whole
+/// sphere by render_equirectangular's convention (any size): rivers, then lakes over them (so
+/// rivers stop at the shore), then coastlines. Lines are anti-aliased; lakes are filled where
+/// a pixel's centre lies inside. The geometry is the GeoJSON export's, so the map previews the
+/// files. 	hrows std::invalid_argument when a layer a chosen overlay needs is missing (see
+/// river_features, lake_features, land_features), the image is empty or river_width is
+/// negative or not finite. Cost: O(vertices + edges + covered pixels).
+void draw_water(Image& image, const World& world, const Water_overlay& overlay = {});
 
 } // namespace orbis::io

@@ -31,6 +31,16 @@ double relief_value(const Layer_base& layer, Vertex v) {
     }
 }
 
+// The versions of the water layers when they decide the colours of `layer` under `options`
+// (see Colour_options::water), zeros otherwise.
+std::array<std::uint64_t, 3> water_versions(const World& world, const Layer_base& layer,
+                                            const Colour_options& options) {
+    if (!options.water || options.map != Colour_map_kind::terrain ||
+        layer.type() != Layer_type::vertex)
+        return {};
+    return water_layers(world).versions();
+}
+
 } // namespace
 
 Buffer_cache::Geometry_key Buffer_cache::key_of(const World& world) const {
@@ -40,7 +50,14 @@ Buffer_cache::Geometry_key Buffer_cache::key_of(const World& world) const {
                                     std::string(position_layer.name()) + "' layer");
     const std::uint64_t relief =
         relief_layer_.empty() ? 0 : relief_layer_of(world, relief_layer_).version();
-    return {true, world.mesh_version(), layer->version(), relief};
+    Geometry_key key{true, world.mesh_version(), layer->version(), relief, {}};
+    if (water_flattens(world)) key.water_versions = water_layers(world).versions();
+    return key;
+}
+
+bool Buffer_cache::water_flattens(const World& world) const {
+    return relief_water_ && relief_layer_ == elevation_layer_name &&
+           static_cast<bool>(water_layers(world));
 }
 
 bool is_relief_layer(const Layer_base* layer) {
@@ -53,11 +70,15 @@ std::string relief_refusal(const std::string& name) {
     return "relief needs a float, double or int32 vertex layer; '" + name + "' is not one";
 }
 
-void Buffer_cache::set_relief(std::string_view layer, double scale) {
-    if (layer.empty()) scale = 0.0;
-    if (layer == relief_layer_ && scale == relief_scale_) return;
+void Buffer_cache::set_relief(std::string_view layer, double scale, bool water) {
+    if (layer.empty()) {
+        scale = 0.0;
+        water = false;
+    }
+    if (layer == relief_layer_ && scale == relief_scale_ && water == relief_water_) return;
     relief_layer_ = std::string(layer);
     relief_scale_ = scale;
+    relief_water_ = water;
     positions_key_ = {};
     keys_.fill({});
     index_valid_.fill(false);
@@ -66,13 +87,6 @@ void Buffer_cache::set_relief(std::string_view layer, double scale) {
     line_index_valid_.fill(false);
     line_dirt_valid_.fill(false);
     line_colours_updated_.fill(false);
-}
-
-glm::vec3 Buffer_cache::displaced(const World& world, Vertex v) const {
-    const glm::vec3 p = (*world.layer(position_layer))[v];
-    if (relief_layer_.empty()) return p;
-    const double value = relief_value(relief_layer_of(world, relief_layer_), v);
-    return std::isfinite(value) ? p * float(1.0 + relief_scale_ * value) : p;
 }
 
 void Buffer_cache::count(int Rebuild_counts::*part) {
@@ -84,13 +98,43 @@ const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
     const Geometry_key key = key_of(world);
     if (key != positions_key_) {
         positions_ = vertex_positions(world);
-        if (!relief_layer_.empty())
-            for (const Vertex v : world.mesh().vertices())
-                positions_[v.index()] = displaced(world, v);
+        if (!relief_layer_.empty()) {
+            const Layer_base& relief = relief_layer_of(world, relief_layer_);
+            const Water_layers water = water_flattens(world) ? water_layers(world) : Water_layers{};
+            for (const Vertex v : world.mesh().vertices()) {
+                const double value =
+                    water && water.wet(v) ? double((*water.level)[v]) : relief_value(relief, v);
+                if (std::isfinite(value))
+                    positions_[v.index()] *= static_cast<float>(1.0 + relief_scale_ * value);
+            }
+        }
         positions_key_ = key;
         count(&Rebuild_counts::positions);
     }
     return positions_;
+}
+
+const std::vector<glm::vec3>& Buffer_cache::surface_positions(const World& world) {
+    begin_call();
+    return positions(world);
+}
+
+const River_buffers& Buffer_cache::rivers(const World& world, double min_discharge, bool water) {
+    begin_call();
+    const auto* discharge = discharge_layer(world);
+    if (!discharge)
+        throw std::invalid_argument("render: rivers need a float directed primal edge layer '" +
+                                    std::string(discharge_layer_name) + "' (from hydrology)");
+    const Water_layers w = water ? water_layers(world) : Water_layers{};
+    const River_key key{key_of(world), discharge->version(), min_discharge, water, w.versions()};
+    if (key != river_key_) {
+        // A refusal leaves no rivers and no key, so that the next request tries again.
+        river_key_ = {};
+        river_ribbons(world.mesh(), positions(world), *discharge, min_discharge, w, rivers_);
+        river_key_ = key;
+        count(&Rebuild_counts::rivers);
+    }
+    return rivers_;
 }
 
 const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shading) {
@@ -152,13 +196,16 @@ const Buffer_cache::Layer_entry& Buffer_cache::layer_colours(const World& world,
         throw std::invalid_argument("render: there is no typed layer '" + std::string(name) +
                                     "' to colour");
     Layer_entry& e = layers_[target];
+    const auto water = water_versions(world, *layer, options);
     if (e.serial == 0 || e.name != name || e.mesh_version != world.mesh_version() ||
-        e.layer_version != layer->version() || !(e.options == options)) {
+        e.layer_version != layer->version() || !(e.options == options) ||
+        e.water_versions != water) {
         e.colours = colours_for_layer(world, name, options);
         e.name = std::string(name);
         e.mesh_version = world.mesh_version();
         e.layer_version = layer->version();
         e.options = options;
+        e.water_versions = water;
         e.serial = next_serial_++;
         count(&Rebuild_counts::layer_colours);
     }
@@ -285,6 +332,12 @@ const Layer_base* Buffer_cache::colours_at_start(const World& world, Target targ
     if (!base || layer.mesh_version != delta.from_mesh_version ||
         laid.layer_serial != layer.serial || laid.mesh_version != delta.from_mesh_version)
         return nullptr;
+    // The delta lists every vertex whose water changed, but water layers that came or went
+    // change every vertex's colour.
+    const bool had_water = layer.water_versions != std::array<std::uint64_t, 3>{};
+    const bool has_water =
+        water_versions(world, *base, layer.options) != std::array<std::uint64_t, 3>{};
+    if (had_water != has_water) return nullptr;
     return base;
 }
 
@@ -292,6 +345,7 @@ void Buffer_cache::mark_recoloured(const World& world, Target target, const Laye
     Layer_entry& layer = layers_[target];
     layer.mesh_version = world.mesh_version();
     layer.layer_version = base.version();
+    layer.water_versions = water_versions(world, base, layer.options);
     layer.serial = next_serial_++;
     colours_[target].layer_serial = layer.serial;
     colours_[target].mesh_version = world.mesh_version();

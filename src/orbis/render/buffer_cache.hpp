@@ -4,6 +4,7 @@
 
 #include "orbis/core/world_delta.hpp"
 #include "orbis/render/mesh_buffers.hpp"
+#include "orbis/render/water_buffers.hpp"
 
 #include <array>
 #include <cstdint>
@@ -26,12 +27,13 @@ struct Rebuild_counts {
     int voronoi = 0;        ///< Voronoi_buffers builds
     int primal_edges = 0;   ///< primal Line_buffers builds
     int dual_edges = 0;     ///< dual Line_buffers builds
+    int rivers = 0;         ///< River_buffers builds
     int layer_colours = 0;  ///< Slot_colours computed from a layer
     int buffer_colours = 0; ///< colour arrays laid onto buffers
     int updates = 0;        ///< parts brought up to date in place by Buffer_cache::apply
 
-    /// Sum of the geometry builds (triangles, Voronoi cells and both kinds of lines).
-    int geometry() const { return triangles + voronoi + primal_edges + dual_edges; }
+    /// Sum of the geometry builds (triangles, Voronoi cells, both kinds of lines, rivers).
+    int geometry() const { return triangles + voronoi + primal_edges + dual_edges + rivers; }
     /// Sum of every count.
     int total() const { return positions + geometry() + layer_colours + buffer_colours + updates; }
     /// Equal when every count is equal.
@@ -46,11 +48,13 @@ std::string relief_refusal(const std::string& name);
 
 /// The buffers of one World view, rebuilt only when what they depend on changed.
 ///
-/// Geometry depends on World::mesh_version() and the position layer's version; colours of a
-/// layer on the mesh version, the layer's version and the Colour_options; colours laid onto
-/// buffers on the mesh version, the buffers' kind (and shading) and the layer colours. Version
-/// stamps are unique in the process, so the cache may be handed snapshots of the same World
-/// (undo) and rebuilds only what differs. Rebuilds reuse the previous arrays' memory.
+/// Geometry depends on World::mesh_version() and the position layer's version (and the relief
+/// and water layers' when they shape it); colours of a layer on the mesh version, the layer's
+/// version, the Colour_options and, where water decides them (Colour_options::water), the
+/// water layers' versions; colours laid onto buffers on the mesh version, the buffers' kind
+/// (and shading) and the layer colours. Version stamps are unique in the process, so the cache
+/// may be handed snapshots of the same World (undo) and rebuilds only what differs. Rebuilds
+/// reuse the previous arrays' memory.
 /// References returned stay valid until the next call that rebuilds the same part.
 class Buffer_cache {
 public:
@@ -84,10 +88,27 @@ public:
 
     /// Displaces every position radially by the value of vertex layer `layer` times `scale`
     /// (p becomes p · (1 + scale · value); non-finite values do not move it), so that lighting
-    /// shows relief; an empty name turns it off. Changing it rebuilds all geometry on the next
-    /// request. \throws std::invalid_argument from those requests when the layer is missing or
-    /// not a scalar vertex layer.
-    void set_relief(std::string_view layer, double scale);
+    /// shows relief; an empty name turns it off. With `water`, when `layer` is the elevation
+    /// layer and the World has the water layers (see water_layers), ocean and lake vertices
+    /// are lifted by their water_level instead, so that the ocean lies flat at sea level and
+    /// each lake flat at its own level; the geometry then also follows those layers' versions.
+    /// Changing any setting rebuilds all geometry on the next request.
+    /// \throws std::invalid_argument from those requests when the layer is missing or not a
+    /// scalar vertex layer.
+    void set_relief(std::string_view layer, double scale, bool water = false);
+
+    /// The positions every part is built from, indexed by vertex slot: the position layer,
+    /// displaced by the relief. \throws as triangles(). O(vertices) on rebuild.
+    const std::vector<glm::vec3>& surface_positions(const World& world);
+
+    /// The rivers of `world` on the surface of surface_positions(world): a ribbon along every
+    /// edge whose discharge is at least `min_discharge` m³/s (see river_ribbons); with `water`,
+    /// none where both ends are under the ocean or a lake. Rebuilt when the geometry, the
+    /// discharge layer, the settings or (with `water`) the water layers change.
+    /// \throws std::invalid_argument as triangles(), when the World has no float directed
+    /// primal edge layer "discharge", or when min_discharge is not positive. O(edges) on
+    /// rebuild.
+    const River_buffers& rivers(const World& world, double min_discharge, bool water);
 
     /// Brings the triangles (flat and smooth), the primal and dual edge segments and their
     /// colours up to `world` in place when they were built for the state `delta` starts from:
@@ -123,6 +144,8 @@ private:
         std::uint64_t mesh_version = 0;
         std::uint64_t position_version = 0;
         std::uint64_t relief_version = 0; // of the relief layer, 0 without relief
+        // Of the water layers while they flatten the relief, zeros otherwise.
+        std::array<std::uint64_t, 3> water_versions{};
         friend bool operator==(const Geometry_key&, const Geometry_key&) = default;
     };
     // Parts of the cache, one per kind of output.
@@ -139,6 +162,8 @@ private:
         std::uint64_t mesh_version = 0;
         std::uint64_t layer_version = 0;
         Colour_options options;
+        // Of the water layers when they decide the colours (see Colour_options::water).
+        std::array<std::uint64_t, 3> water_versions{};
         std::uint64_t serial = 0; // 0: never built
         Slot_colours colours;
     };
@@ -168,10 +193,23 @@ private:
     // Marks the colours of `target` current after they were recoloured in place.
     void mark_recoloured(const World& world, Target target, const Layer_base& base);
 
-    glm::vec3 displaced(const World& world, Vertex v) const;
+    // Whether water flattens the relief of `world` now.
+    bool water_flattens(const World& world) const;
 
     std::string relief_layer_;
     double relief_scale_ = 0.0;
+    bool relief_water_ = false;
+    // What the rivers were built from.
+    struct River_key {
+        Geometry_key geometry;
+        std::uint64_t discharge_version = 0;
+        double min_discharge = 0.0;
+        bool water = false;
+        std::array<std::uint64_t, 3> water_versions{};
+        friend bool operator==(const River_key&, const River_key&) = default;
+    };
+    River_key river_key_;
+    River_buffers rivers_;
     Geometry_key positions_key_;
     // Per shading (flat, smooth): where triangles are, what apply() rewrote, whether the index
     // and the dirt describe the current buffers, and whether colours followed in place.

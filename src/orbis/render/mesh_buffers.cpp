@@ -3,6 +3,7 @@
 #include "orbis/render/mesh_buffers.hpp"
 
 #include "orbis/render/live_slots.hpp"
+#include "orbis/render/water_buffers.hpp"
 
 #include "orbis/core/layer.hpp"
 #include "orbis/core/world.hpp"
@@ -685,6 +686,32 @@ bool ranged(const Colour_options& o) {
     }
 }
 
+// Whether `water` decides the colours of a layer of value type T and kind Type: terrain-mapped
+// scalar vertex layers of a World with water layers.
+template <class T, Layer_type Type>
+bool water_decides(const Colour_options& o, const Water_layers& water) {
+    if constexpr (Type == Layer_type::vertex && Layer_scalar<T>)
+        return water && map_of<T>(o) == Colour_map_kind::terrain;
+    else
+        return false;
+}
+
+// The colour of slot s of `layer`; with water deciding, by what covers the vertex.
+template <class T, Layer_type Type>
+Colour colour_at(const Layer<T, Type>& layer, std::size_t s, Colour_map_kind kind,
+                 std::pair<double, double> range, const Colour_options& o,
+                 const Water_layers& water) {
+    if constexpr (Type == Layer_type::vertex && Layer_scalar<T>) {
+        if (water_decides<T, Type>(o, water)) {
+            const Vertex v(static_cast<std::uint32_t>(s));
+            return opaque(terrain_surface(static_cast<double>(layer.at_slot(s)) - o.sea_level,
+                                          water.surface(v),
+                                          double((*water.level)[v]) - o.sea_level));
+        }
+    }
+    return colour_of(layer.at_slot(s), kind, range, o);
+}
+
 template <class T, Layer_type Type>
 void require_colourable(const Layer<T, Type>& layer, const Mesh& m) {
     if constexpr (layer_value_length<T> == 2)
@@ -697,7 +724,8 @@ void require_colourable(const Layer<T, Type>& layer, const Mesh& m) {
 }
 
 template <class T, Layer_type Type>
-Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o) {
+Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o,
+                          const Water_layers& water) {
     require_colourable(layer, m);
     Slot_colours out{Type, std::vector<Colour>(layer.size(), no_colour)};
     if constexpr (layer_value_length<T> != 2) {
@@ -705,7 +733,7 @@ Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colo
         // Maps that ignore the range skip the pass that finds it.
         out.range = o.range ? *o.range : ranged<T>(o) ? live_range(layer, m) : std::pair{0.0, 1.0};
         detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
-            out.colours[s] = colour_of(layer.at_slot(s), kind, out.range, o);
+            out.colours[s] = colour_at(layer, s, kind, out.range, o, water);
         });
     }
     return out;
@@ -713,7 +741,8 @@ Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colo
 
 template <class T, Layer_type Type>
 bool recolour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o,
-                    std::span<const std::size_t> slots, Slot_colours& out) {
+                    const Water_layers& water, std::span<const std::size_t> slots,
+                    Slot_colours& out) {
     require_colourable(layer, m);
     if (out.type != Type)
         throw std::invalid_argument("render: " + describe(layer) +
@@ -727,7 +756,7 @@ bool recolour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_opt
         for (const std::size_t s : slots) {
             if (s >= layer.size()) continue;
             out.colours[s] = detail::is_live_slot<Type>(m, s)
-                                 ? colour_of(layer.at_slot(s), kind, out.range, o)
+                                 ? colour_at(layer, s, kind, out.range, o, water)
                                  : no_colour;
         }
     }
@@ -744,9 +773,10 @@ Slot_colours colours_of(const World& world, std::string_view name, const Colour_
         throw std::invalid_argument("render: " + describe(*base) + " is not " +
                                     std::string(wanted));
     const Mesh& m = world.mesh();
+    const Water_layers water = o.water ? water_layers(world) : Water_layers{};
     return with_value_type(base->value_tag(), [&]<class T>() {
         return with_layer_type(base->type(), [&]<Layer_type Type>() {
-            return colour_layer(static_cast<const Layer<T, Type>&>(*base), m, o);
+            return colour_layer(static_cast<const Layer<T, Type>&>(*base), m, o, water);
         });
     });
 }
@@ -791,10 +821,11 @@ bool recolour_slots(const World& world, std::string_view name, const Colour_opti
         throw std::invalid_argument("render: there is no typed layer '" + std::string(name) +
                                     "' to colour");
     const Mesh& m = world.mesh();
+    const Water_layers water = options.water ? water_layers(world) : Water_layers{};
     return with_value_type(base->value_tag(), [&]<class T>() {
         return with_layer_type(base->type(), [&]<Layer_type Type>() {
-            return recolour_layer(static_cast<const Layer<T, Type>&>(*base), m, options, slots,
-                                  colours);
+            return recolour_layer(static_cast<const Layer<T, Type>&>(*base), m, options, water,
+                                  slots, colours);
         });
     });
 }

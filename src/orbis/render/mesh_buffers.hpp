@@ -188,6 +188,12 @@ struct Colour_options {
     /// Named values of a categorical layer (its module's hints): with the categorical map, a
     /// value listed here gets its category's colour, others the hashed one.
     std::vector<Layer_category> categories = {};
+    /// With the terrain map, colour a scalar vertex layer by what covers each vertex when the
+    /// World has the water layers (see water_layers in water_buffers.hpp): terrain_surface of
+    /// the value and the vertex's water level, both relative to sea_level, so that a dry basin
+    /// below sea level is land and a lake is water at any height. False, or without those
+    /// layers: by the value alone.
+    bool water = true;
 
     /// Equal when every setting is equal.
     friend bool operator==(const Colour_options&, const Colour_options&) = default;

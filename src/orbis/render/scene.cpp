@@ -58,6 +58,7 @@ void Scene_builder::add_rebuilds() {
     rebuilt_.voronoi += r.voronoi;
     rebuilt_.primal_edges += r.primal_edges;
     rebuilt_.dual_edges += r.dual_edges;
+    rebuilt_.rivers += r.rivers;
     rebuilt_.layer_colours += r.layer_colours;
     rebuilt_.buffer_colours += r.buffer_colours;
 }
@@ -190,7 +191,7 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         scene.layer_error = relief_refusal(relief);
         relief.clear();
     }
-    cache_.set_relief(relief, options.relief_scale);
+    cache_.set_relief(relief, options.relief_scale, options.water);
     const bool applied = delta && cache_.apply(world, *delta);
     if (applied) add_rebuilds();
     // Triangles patched while hidden have no patch the GPU could follow later: upload whole.
@@ -200,6 +201,9 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     refresh_points(world, options.points, delta);
     scene.radius = radius_;
 
+    // The view's water switch is the colours' too.
+    Colour_options colour_options = options.colours;
+    colour_options.water = colour_options.water && options.water;
     const Layer_base* layer = nullptr;
     if (!options.layer.empty()) {
         layer = world.find_layer(options.layer);
@@ -233,7 +237,7 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         Change colours = Change::none;
         if (typed && (type == Layer_type::vertex || type == Layer_type::face)) {
             scene.triangles.colours = colours_of([&]() -> const std::vector<Colour>& {
-                return cache_.triangle_colours(world, shading, options.layer, options.colours);
+                return cache_.triangle_colours(world, shading, options.layer, colour_options);
             });
             if (scene.triangles.colours && cache_.last_rebuilds().buffer_colours > 0)
                 colours = Change::rebuilt;
@@ -253,7 +257,7 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         const bool rebuilt = cache_.last_rebuilds().voronoi > 0;
         if (typed && type == Layer_type::vertex)
             scene.voronoi.colours = colours_of([&]() -> const std::vector<Colour>& {
-                return cache_.voronoi_colours(world, options.layer, options.colours);
+                return cache_.voronoi_colours(world, options.layer, colour_options);
             });
         stamp(scene.voronoi, change(rebuilt),
               change(scene.voronoi.colours && cache_.last_rebuilds().buffer_colours > 0),
@@ -286,7 +290,7 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         lines(
             scene.primal_edges, cache_.primal_edges(world), false, typed && is_primal_edge(type),
             [&]() -> const std::vector<Colour>& {
-                return cache_.primal_edge_colours(world, options.layer, options.colours);
+                return cache_.primal_edge_colours(world, options.layer, colour_options);
             },
             primal_stamps_);
     if (options.dual_edges || options.voronoi_outlines) {
@@ -294,11 +298,24 @@ Scene Scene_builder::build(const World& world, const View_options& options,
             scene.dual_edges, cache_.dual_edges(world), true,
             options.dual_edges && typed && is_dual_edge(type),
             [&]() -> const std::vector<Colour>& {
-                return cache_.dual_edge_colours(world, options.layer, options.colours);
+                return cache_.dual_edge_colours(world, options.layer, colour_options);
             },
             dual_stamps_);
         scene.voronoi_outlines = options.voronoi_outlines;
         scene.dual_edges_coloured = options.dual_edges;
+    }
+    if (options.rivers) {
+        try {
+            const River_buffers& rivers =
+                cache_.rivers(world, options.river_min_discharge, options.water);
+            add_rebuilds();
+            scene.rivers.geometry = &rivers;
+            scene.rivers.colours = &rivers.colours;
+            const bool rebuilt = cache_.last_rebuilds().rivers > 0;
+            stamp(scene.rivers, change(rebuilt), change(rebuilt), river_stamps_);
+        } catch (const std::invalid_argument& e) {
+            scene.river_error = e.what();
+        }
     }
     if (options.points) {
         scene.points.geometry = &points_;

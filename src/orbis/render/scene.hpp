@@ -30,6 +30,12 @@ struct View_options {
     Colour_options colours;          ///< how `layer` turns into colours
     std::string relief;              ///< a scalar vertex layer that lifts the surface; empty: none
     double relief_scale = 0.0;       ///< lift per unit of `relief`, relative to the radius
+    /// Show water where the World has the hydrology layers (ocean, lake, water_level):
+    /// terrain colours by what covers a vertex (Colour_options::water), and with the
+    /// `elevation` relief the ocean flat at sea level and every lake flat at its level.
+    bool water = true;
+    bool rivers = false;                ///< rivers along the edges of the `discharge` layer
+    double river_min_discharge = 100.0; ///< m³/s an edge needs to be drawn as a river (> 0)
 
     /// Equal when every setting is equal.
     friend bool operator==(const View_options&, const View_options&) = default;
@@ -67,9 +73,11 @@ struct Scene {
     Scene_part<Point_buffers> points;       ///< live vertices
     Scene_part<Point_buffers> boundary;     ///< boundary edge segments
     Scene_part<Point_buffers> arrows;       ///< one segment per vertex along a vector layer
+    Scene_part<River_buffers> rivers;       ///< river ribbons (colours: river_colour)
     bool voronoi_outlines = false;          ///< draw dual_edges dark, as outlines
     bool dual_edges_coloured = false;       ///< draw dual_edges in colour
     std::string layer_error;                ///< why the layer colours nothing, if it does not
+    std::string river_error;                ///< why rivers asked for are not drawn
     double radius = 1.0;                    ///< the largest vertex distance from the centre
 };
 
@@ -81,6 +89,8 @@ public:
     /// (vertex layers: triangles, cells and points; face layers: flat triangles; primal edge
     /// layers: the wireframe; dual edge layers: dual edges). A layer that cannot be shown
     /// (missing, Dict, vec2) leaves the parts uncoloured and says why in layer_error.
+    /// Rivers come from the `discharge` layer (see Buffer_cache::rivers); without one, or with
+    /// a river_min_discharge that is not positive, they are left out and river_error says why.
     /// With a `delta` from the state of the previous build, triangles and their colours are
     /// updated in place (see Buffer_cache::apply) and marked with dirt; a delta from another
     /// state is ignored (everything that changed rebuilds).
@@ -114,7 +124,7 @@ private:
     Rebuild_counts rebuilt_;
     std::uint64_t next_stamp_ = 1;
     Stamps triangle_stamps_, voronoi_stamps_, primal_stamps_, dual_stamps_, point_stamps_,
-        boundary_stamps_;
+        boundary_stamps_, river_stamps_;
     // Points, boundary segments and the radius depend on the mesh and the positions only;
     // points are built only while shown.
     std::uint64_t points_mesh_version_ = 0;

@@ -259,6 +259,7 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     upload_part(parts_[points], scene.points, stats);
     upload_part(parts_[boundary], scene.boundary, stats);
     upload_part(parts_[arrows], scene.arrows, stats);
+    upload_part(parts_[rivers], scene.rivers, stats);
     voronoi_outlines_ = scene.voronoi_outlines;
     dual_edges_coloured_ = scene.dual_edges_coloured;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
@@ -315,8 +316,15 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     glUniform3f(light_direction_, float(light.x), float(light.y), float(light.z));
 
     draw_part(parts_[triangles], GL_TRIANGLES, 1.0f, surface_colour, lighting);
-    draw_part(parts_[voronoi], GL_TRIANGLES, parts_[triangles].present ? cell_lift : 1.0f,
-              surface_colour, lighting);
+    const float cells = parts_[triangles].present ? cell_lift : 1.0f;
+    draw_part(parts_[voronoi], GL_TRIANGLES, cells, surface_colour, lighting);
+    // Rivers lie on the faces (lifted a little) and sit on top of the cells when they are
+    // drawn; the offset settles the remaining depth ties in their favour without moving them.
+    glEnable(GL_POLYGON_OFFSET_FILL);
+    glPolygonOffset(-1.0f, -2.0f);
+    draw_part(parts_[rivers], GL_TRIANGLES, parts_[voronoi].present ? cells : 1.0f,
+              glm::vec4(river_colour) / 255.0f, lighting);
+    glDisable(GL_POLYGON_OFFSET_FILL);
     glDisable(GL_CULL_FACE);
     // Lines and points sit on the near side only: the depth test against the surface hides
     // the far side's.
@@ -362,12 +370,13 @@ void Gl_renderer::draw_bare(const Camera& camera, const glm::vec4& background) {
     const glm::mat4 vp(camera.projection() * camera.view());
     glUniformMatrix4fv(bare_view_projection_, 1, GL_FALSE, glm::value_ptr(vp));
     glPointSize(4.0f);
-    for (const Part_index i : {triangles, voronoi, primal, dual, points, boundary, arrows}) {
+    for (const Part_index i :
+         {triangles, voronoi, primal, dual, points, boundary, arrows, rivers}) {
         const Part& part = parts_[i];
         if (!part.present || part.count == 0) continue;
-        const GLenum mode = i == triangles || i == voronoi ? GL_TRIANGLES
-                            : i == points                  ? GL_POINTS
-                                                           : GL_LINES;
+        const GLenum mode = i == triangles || i == voronoi || i == rivers ? GL_TRIANGLES
+                            : i == points                                 ? GL_POINTS
+                                                                          : GL_LINES;
         glBindVertexArray(part.vao);
         if (part.indexed)
             glDrawElements(mode, part.count, GL_UNSIGNED_INT, nullptr);

@@ -94,6 +94,7 @@ private:
         points,
         boundary,
         arrows,
+        rivers,
         overlay_parts, // four overlays, lines then points
         part_count = overlay_parts + 8
     };

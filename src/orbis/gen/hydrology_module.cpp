@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+#include "orbis/gen/hydrology_module.hpp"
+
+#include "orbis/core/world.hpp"
+#include "orbis/gen/climate_module.hpp"
+#include "orbis/gen/elevation_module.hpp"
+#include "orbis/gen/flow_routing.hpp"
+#include "orbis/gen/world_ocean.hpp"
+
+#include <glm/geometric.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <numeric>
+#include <queue>
+#include <stdexcept>
+
+namespace orbis::gen {
+
+namespace {
+
+constexpr std::uint32_t none = ~0u;
+constexpr double seconds_per_year = 365.25 * 86400.0;
+
+// Potential evaporation (mm/yr) of open water at an annual mean of `celsius`: about 300 mm/yr
+// at 0 °C and 1,550 at 25 °C, as pan measurements give from the boreal zone to the tropics,
+// and never below the 100 mm/yr that ice and cold water still lose to dry polar air.
+double potential_evaporation(double celsius) {
+    return std::clamp(300.0 + 50.0 * celsius, 100.0, 2000.0);
+}
+
+// Actual evaporation from land (mm/yr) with rain `p` and potential `pet`: the Turc-Pike form of
+// Budyko's curve, which stays below both and tends to the smaller one when the other is large.
+double land_evaporation(double p, double pet) {
+    if (p <= 0 || pet <= 0) return 0;
+    return p * pet / std::sqrt(p * p + pet * pet);
+}
+
+// What the module knows of one lake while it routes the water.
+struct Lake {
+    std::vector<std::uint32_t> vertices;
+    std::uint32_t outlet = none; // the vertex whose outflow leaves the lake; the sink if endorheic
+    double level = 0;
+    double inflow = 0;      // m³/s reaching the lake, its own rain included
+    double evaporation = 0; // m³/s the lake loses to the air
+    bool endorheic = false;
+    double area = 0; // m²
+};
+
+// Upstream-first order of the forest given by `receiver` (roots point to themselves): every
+// vertex comes before its receiver. Kahn's algorithm over donor counts; O(slots).
+std::vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& receiver,
+                                          const std::vector<std::uint8_t>& live) {
+    const auto slots = std::uint32_t(receiver.size());
+    std::vector<std::uint32_t> donors(slots, 0);
+    for (std::uint32_t v = 0; v < slots; ++v)
+        if (live[v] && receiver[v] != v) ++donors[receiver[v]];
+    std::vector<std::uint32_t> order;
+    order.reserve(slots);
+    for (std::uint32_t v = 0; v < slots; ++v)
+        if (live[v] && donors[v] == 0) order.push_back(v);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        const std::uint32_t v = order[i], r = receiver[v];
+        if (r != v && --donors[r] == 0) order.push_back(r);
+    }
+    return order;
+}
+
+} // namespace
+
+std::string_view Hydrology_module::description() const {
+    return "the world ocean, lakes at their spill level or smaller endorheic lakes, rivers "
+           "(discharge along one edge per vertex) and drainage basins, by priority-flood "
+           "depression filling; reads position, elevation, optionally precipitation and "
+           "temperature; writes ocean, lake, water_level, discharge, basin, runoff and the "
+           "'hydrology' Dict";
+}
+
+const Parameter_list<Hydrology_params>& Hydrology_module::parameter_list() const {
+    static const auto list =
+        Parameter_list<Hydrology_params>()
+            .add("rainfall", &Hydrology_params::rainfall, 0.0, 20000.0, "mm/yr",
+                 "precipitation everywhere when the World has no 'precipitation' layer")
+            .add("evaporation", &Hydrology_params::evaporation, 0.0, 10.0, "",
+                 "scale of evaporation from land and lakes (0: every depression fills)")
+            .add("temperature", &Hydrology_params::temperature, -60.0, 60.0, "°C",
+                 "temperature everywhere when the World has no 'temperature' layer")
+            .add("ocean_min_fraction", &Hydrology_params::ocean_min_fraction, 0.0, 1.0, "",
+                 "fraction of the vertices a body below sea level needs, besides the largest, "
+                 "to be sea rather than an inland basin (1: only the largest)");
+    return list;
+}
+
+Layer_uses Hydrology_module::layers_for(const Hydrology_params&) const {
+    Layer_hints ocean = make_hints("Ocean", "", "categorical");
+    ocean.categories = {{0, "land or lake", {190, 170, 120}}, {1, "ocean", {30, 70, 160}}};
+    Layer_hints lake = make_hints("Lake", "", "categorical");
+    lake.categories = {{-1, "no lake", {200, 200, 200}}};
+    Layer_hints basin = make_hints("Drainage basin", "", "categorical");
+    basin.categories = {{-1, "ocean", {30, 70, 160}}};
+    return {
+        .reads = {Layer_use::of(position_layer), Layer_use::of(elevation_layer),
+                  Layer_use::of(precipitation_layer).optional(),
+                  Layer_use::of(temperature_layer).optional()},
+        .writes = {
+            Layer_use::of(ocean_layer).with_hints(std::move(ocean)),
+            Layer_use::of(lake_layer).with_hints(std::move(lake)),
+            Layer_use::of(water_level_layer).with_hints(make_hints("Water level", "m", "terrain")),
+            Layer_use::of(discharge_layer).with_hints(make_hints("Discharge", "m³/s", "viridis")),
+            Layer_use::of(basin_layer).with_hints(std::move(basin)),
+            Layer_use::of(runoff_layer).with_hints(make_hints("Runoff", "m³/s")),
+            Layer_use::dict(std::string(hydrology_dict_name))}};
+}
+
+Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
+                                const Progress& progress) const {
+    const auto* position = world.layer(position_layer);
+    const auto* elevation = world.layer(elevation_layer);
+    if (!position || !elevation)
+        throw std::runtime_error("module 'hydrology' needs the layers position and elevation "
+                                 "(run 'elevation' first)");
+    const auto* precipitation = world.layer(precipitation_layer);
+    const auto* temperature = world.layer(temperature_layer);
+    const Mesh& m = world.mesh();
+    if (m.vertex_count() == 0) throw std::runtime_error("module 'hydrology' needs vertices");
+
+    // Edge-scan order is three times cheaper to build; nothing here depends on the order.
+    const Vertex_adjacency g = vertex_adjacency(m, Neighbour_order::edge_scan);
+    const std::uint32_t slots = g.slots();
+    std::vector<std::uint8_t> live(slots, 0);
+    std::vector<float> height(slots, 0.f);
+    std::vector<glm::vec3> where(slots, glm::vec3(0));
+    double radius = 0;
+    for (const Vertex v : m.vertices()) {
+        live[v.index()] = 1;
+        height[v.index()] = (*elevation)[v];
+        where[v.index()] = (*position)[v];
+        radius = std::max(radius, double(glm::length((*position)[v])));
+        if (!std::isfinite(height[v.index()]))
+            throw std::runtime_error("module 'hydrology': elevation of v" +
+                                     std::to_string(v.index()) + " is not a number");
+    }
+    const std::vector<std::uint8_t> ocean = world_ocean(g, height, 0.f, params.ocean_min_fraction);
+    // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each, which
+    // is exact for the hexagonal cells of an even mesh and close on any Delaunay mesh. Reading
+    // the adjacency rows in order costs far less than walking the faces' quad-edge records.
+    std::vector<double> area_km2(slots, 0.0);
+    for (std::uint32_t s = 0; s < slots; ++s) {
+        if (ocean[s]) continue; // the ocean's cells carry no runoff
+        double sum = 0;
+        for (const std::uint32_t n : g.neighbours(s)) {
+            const glm::vec3 d = where[n] - where[s];
+            sum += double(glm::dot(d, d));
+        }
+        area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
+    }
+    progress.report(name(), 0.1);
+
+    // Local water balance per cell (m³/s): what runs off land, and what a lake over the cell
+    // would evaporate on top of what the land there already does.
+    std::vector<double> runoff(slots, 0.0), lake_loss(slots, 0.0);
+    double total_runoff = 0;
+    for (const Vertex v : m.vertices()) {
+        const std::uint32_t s = v.index();
+        if (ocean[s]) continue;
+        const double p =
+            precipitation ? std::max(0.0, double((*precipitation)[v])) : params.rainfall;
+        const double pet =
+            params.evaporation *
+            potential_evaporation(temperature ? double((*temperature)[v]) : params.temperature);
+        const double aet = land_evaporation(p, pet);
+        const double to_flux = area_km2[s] * 1e6 * 1e-3 / seconds_per_year;
+        runoff[s] = (p - aet) * to_flux;
+        lake_loss[s] = (pet - aet) * to_flux;
+        total_runoff += runoff[s];
+    }
+
+    Flow_tree tree = route_flow(g, height, ocean, 0.f);
+    std::vector<std::uint32_t>& receiver = tree.receiver;
+    progress.report(name(), 0.3);
+
+    // Depressions: flooded vertices (filled above the ground) joined while they share a level.
+    // The first vertex of one that the flood reached is where its water leaves.
+    std::vector<std::uint32_t> depression(slots, none);
+    std::vector<Lake> lakes;
+    {
+        std::vector<std::uint32_t> stack;
+        for (const std::uint32_t s : tree.order) {
+            if (depression[s] != none || ocean[s] || !(tree.filled[s] > height[s])) continue;
+            const auto id = std::uint32_t(lakes.size());
+            Lake& lake = lakes.emplace_back();
+            lake.outlet = s;
+            lake.level = tree.filled[s];
+            depression[s] = id;
+            // Breadth-first from the outlet, so the tree across the flat lake is shallow.
+            lake.vertices.push_back(s);
+            for (std::size_t i = 0; i < lake.vertices.size(); ++i) {
+                const std::uint32_t c = lake.vertices[i];
+                for (const std::uint32_t n : g.neighbours(c))
+                    if (depression[n] == none && !ocean[n] && tree.filled[n] == tree.filled[s] &&
+                        tree.filled[n] > height[n]) {
+                        depression[n] = id;
+                        receiver[n] = c;
+                        lake.vertices.push_back(n);
+                    }
+            }
+        }
+    }
+    progress.report(name(), 0.4);
+
+    // Pass 1, from the headwaters down: each depression's inflow decides whether it fills to
+    // its spill point (and passes the rest on) or holds an endorheic lake that evaporates all.
+    std::vector<double> evaporation(slots, 0.0);
+    std::vector<std::uint8_t> sink(slots, 0); // endorheic: keeps every drop that arrives
+    std::vector<std::int32_t> lake_of(slots, -1);
+    std::vector<float> level(slots, 0.f);
+    std::vector<std::uint8_t> reached_mark(slots, 0);
+    // Fills the basin around `bottom` from its lowest point until the lake evaporates `inflow`
+    // (and takes in every vertex below the level reached, so no dry hollow sits beside the
+    // flat water). With `reroute_all`, every vertex reachable where `allowed` then drains
+    // towards the bottom; otherwise only the lake's vertices do. Returns the vertices whose
+    // receivers changed.
+    const auto fill_endorheic = [&](Lake& lake, std::uint32_t bottom, double inflow,
+                                    const std::function<bool(std::uint32_t)>& allowed,
+                                    bool reroute_all) {
+        using Entry = std::pair<float, std::uint32_t>;
+        std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
+        std::vector<std::uint32_t> reached{bottom}, lake_vertices;
+        std::vector<std::uint32_t> parent{bottom};
+        reached_mark[bottom] = 1;
+        open.emplace(height[bottom], bottom);
+        double loss = 0, top = height[bottom];
+        bool full = false;
+        bool closed = false; // the lake is complete: later vertices only drain into it
+        while (!open.empty()) {
+            const auto [h, c] = open.top();
+            if (full && h > top) {
+                if (!reroute_all) break;
+                closed = true;
+            }
+            open.pop();
+            if (!closed) {
+                top = std::max(top, double(h));
+                loss += lake_loss[c];
+                lake_vertices.push_back(c);
+                full = loss >= inflow;
+            }
+            for (const std::uint32_t n : g.neighbours(c))
+                if (!reached_mark[n] && allowed(n)) {
+                    reached_mark[n] = 1;
+                    reached.push_back(n);
+                    parent.push_back(c);
+                    open.emplace(height[n], n);
+                }
+        }
+        for (const std::uint32_t s : reached)
+            reached_mark[s] = 0;
+        if (reroute_all) {
+            for (std::size_t i = 0; i < reached.size(); ++i)
+                receiver[reached[i]] = parent[i];
+        } else {
+            for (const std::uint32_t s : lake_vertices)
+                reached_mark[s] = 1;
+            for (std::size_t i = 0; i < reached.size(); ++i)
+                if (reached_mark[reached[i]]) receiver[reached[i]] = parent[i];
+            for (const std::uint32_t s : lake_vertices)
+                reached_mark[s] = 0;
+        }
+        receiver[bottom] = bottom;
+        sink[bottom] = 1;
+        lake.vertices = std::move(lake_vertices);
+        lake.level = top;
+        lake.outlet = bottom;
+        lake.endorheic = true;
+        lake.inflow = inflow;
+        lake.evaporation = inflow;
+    };
+    std::vector<std::uint8_t> depression_mark(slots, 0);
+    std::vector<double> acc(runoff);
+    {
+        const std::vector<std::uint32_t> order = upstream_first(receiver, live);
+        for (const std::uint32_t v : order) {
+            const std::uint32_t r = receiver[v];
+            double out = acc[v];
+            const std::uint32_t d = depression[v];
+            if (d != none && lakes[d].outlet == v) {
+                Lake& lake = lakes[d];
+                double full_loss = 0;
+                for (const std::uint32_t s : lake.vertices)
+                    full_loss += lake_loss[s];
+                lake.inflow = acc[v];
+                if (acc[v] >= full_loss) {
+                    lake.evaporation = full_loss;
+                    out = acc[v] - full_loss;
+                } else {
+                    // Water stays in the depression: the lake shrinks towards its lowest point
+                    // and everything else in the depression drains to it.
+                    std::uint32_t bottom = lake.vertices.front();
+                    for (const std::uint32_t s : lake.vertices)
+                        if (height[s] < height[bottom]) bottom = s;
+                    for (const std::uint32_t s : lake.vertices)
+                        depression_mark[s] = 1;
+                    const std::vector<std::uint32_t> region = lake.vertices;
+                    fill_endorheic(
+                        lake, bottom, acc[v],
+                        [&](std::uint32_t n) { return depression_mark[n] != 0; }, true);
+                    for (const std::uint32_t s : region)
+                        depression_mark[s] = 0;
+                    out = 0;
+                }
+            } else if (r == v && !ocean[v]) {
+                // The lowest vertex of a world without an ocean: all water ends here.
+                sink[v] = 1;
+            }
+            if (r != v && !sink[v]) acc[r] += out;
+        }
+        // A world without an ocean: the last root collects everything; size its lake now
+        // that the whole inflow is known.
+        for (std::uint32_t v = 0; v < slots; ++v)
+            if (live[v] && receiver[v] == v && !ocean[v] && depression[v] == none) {
+                Lake& lake = lakes.emplace_back();
+                fill_endorheic(
+                    lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
+            }
+    }
+    progress.report(name(), 0.6);
+
+    // Pass 2 on the final tree: discharge out of every vertex.
+    std::vector<double> out_flow(slots, 0.0);
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (std::uint32_t s = 0; s < slots; ++s)
+        acc[s] = runoff[s];
+    for (const Lake& lake : lakes)
+        if (!lake.endorheic) evaporation[lake.outlet] = lake.evaporation;
+    const std::vector<std::uint32_t> order = upstream_first(receiver, live);
+    double ocean_inflow = 0, sink_evaporation = 0, max_discharge = 0;
+    for (const std::uint32_t v : order) {
+        if (ocean[v]) continue;
+        const std::uint32_t r = receiver[v];
+        if (sink[v] || r == v) {
+            evaporation[v] = acc[v];
+            sink_evaporation += acc[v];
+            continue;
+        }
+        const double out = std::max(0.0, acc[v] - evaporation[v]);
+        out_flow[v] = out;
+        max_discharge = std::max(max_discharge, out);
+        acc[r] += out;
+        if (ocean[r]) ocean_inflow += out;
+    }
+    progress.report(name(), 0.7);
+
+    // Lakes, largest first; endorheic depressions too dry for water are salt flats.
+    for (Lake& lake : lakes) {
+        lake.area = 0;
+        for (const std::uint32_t s : lake.vertices)
+            lake.area += area_km2[s] * 1e6;
+        if (lake.endorheic && lake.vertices.size() == 1 &&
+            lake.inflow < 0.5 * lake_loss[lake.outlet])
+            lake.vertices.clear();
+    }
+    std::erase_if(lakes, [](const Lake& l) { return l.vertices.empty(); });
+    std::stable_sort(lakes.begin(), lakes.end(),
+                     [](const Lake& a, const Lake& b) { return a.area > b.area; });
+    for (std::size_t i = 0; i < lakes.size(); ++i)
+        for (const std::uint32_t s : lakes[i].vertices) {
+            lake_of[s] = std::int32_t(i);
+            level[s] = float(lakes[i].level);
+        }
+
+    // Basins: one per river mouth (a land vertex draining into the ocean) or endorheic sink,
+    // numbered by area, largest first.
+    std::vector<std::int32_t> basin(slots, -1);
+    std::vector<double> basin_area;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const std::uint32_t v = *it;
+        if (ocean[v]) continue;
+        const std::uint32_t r = receiver[v];
+        if (r == v || ocean[r]) {
+            basin[v] = std::int32_t(basin_area.size());
+            basin_area.push_back(0);
+        } else {
+            basin[v] = basin[r];
+        }
+        basin_area[std::size_t(basin[v])] += area_km2[v];
+    }
+    std::vector<std::int32_t> rank(basin_area.size());
+    {
+        std::vector<std::int32_t> by_area(basin_area.size());
+        std::iota(by_area.begin(), by_area.end(), 0);
+        std::stable_sort(by_area.begin(), by_area.end(), [&](std::int32_t a, std::int32_t b) {
+            return basin_area[std::size_t(a)] > basin_area[std::size_t(b)];
+        });
+        for (std::size_t i = 0; i < by_area.size(); ++i)
+            rank[std::size_t(by_area[i])] = std::int32_t(i);
+    }
+    progress.report(name(), 0.8);
+
+    std::size_t ocean_count = 0;
+    {
+        auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
+            world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
+                             basin_layer, runoff_layer);
+        // One pass over the edges in slot order sets both directions of each.
+        for (const Edge e : m.edges()) {
+            const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
+            discharge_out[e] = receiver[a] == b && !ocean[a] ? float(out_flow[a]) : 0.f;
+            discharge_out[e.sym()] = receiver[b] == a && !ocean[b] ? float(out_flow[b]) : 0.f;
+        }
+        for (const Vertex v : m.vertices()) {
+            const std::uint32_t s = v.index();
+            ocean_out[v] = ocean[s] != 0;
+            ocean_count += ocean[s];
+            lake_out[v] = lake_of[s];
+            level_out[v] = ocean[s] ? 0.f : lake_of[s] >= 0 ? level[s] : height[s];
+            basin_out[v] = basin[s] < 0 ? -1 : rank[std::size_t(basin[s])];
+            runoff_out[v] = float(runoff[s]);
+        }
+    }
+    {
+        auto dict = world.lock_layer(hydrology_dict_name);
+        Dict_array lake_level, lake_area, lake_inflow, lake_evaporation, lake_outlet,
+            lake_endorheic;
+        std::size_t endorheic = 0;
+        for (const Lake& lake : lakes) {
+            lake_level.emplace_back(lake.level);
+            lake_area.emplace_back(lake.area * 1e-6);
+            lake_inflow.emplace_back(lake.inflow);
+            lake_evaporation.emplace_back(lake.evaporation);
+            lake_outlet.emplace_back(lake.endorheic ? std::int64_t(-1) : std::int64_t(lake.outlet));
+            lake_endorheic.emplace_back(lake.endorheic);
+            endorheic += lake.endorheic;
+        }
+        dict->set("count", std::int64_t(lakes.size()));
+        dict->set("level", std::move(lake_level));
+        dict->set("area", std::move(lake_area));
+        dict->set("inflow", std::move(lake_inflow));
+        dict->set("evaporation", std::move(lake_evaporation));
+        dict->set("outlet", std::move(lake_outlet));
+        dict->set("endorheic", std::move(lake_endorheic));
+        dict->set("ocean_inflow", ocean_inflow);
+        dict->set("endorheic_evaporation", sink_evaporation);
+        dict->set("runoff", total_runoff);
+        (void)endorheic;
+    }
+    Dict report;
+    std::int64_t endorheic = 0;
+    for (const Lake& lake : lakes)
+        endorheic += lake.endorheic;
+    report.set("lakes", std::int64_t(lakes.size()));
+    report.set("endorheic_lakes", endorheic);
+    report.set("basins", std::int64_t(basin_area.size()));
+    report.set("ocean_fraction", double(ocean_count) / double(m.vertex_count()));
+    report.set("ocean_inflow", ocean_inflow);
+    report.set("max_discharge", max_discharge);
+    return report;
+}
+
+} // namespace orbis::gen

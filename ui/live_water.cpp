@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "ui/live_water.hpp"
+
+#include "ui/document.hpp"
+#include "ui/editor_modules.hpp"
+
+#include "orbis/gen/refresh.hpp"
+
+#include <QFutureWatcher>
+#include <QSettings>
+#include <QTimer>
+#include <QtConcurrent>
+
+#include <chrono>
+#include <optional>
+
+namespace orbis::ui {
+
+struct Live_water::State {
+    struct Result {
+        std::optional<World> world;
+        std::size_t ran = 0;
+        QString error;
+        double seconds = 0;
+    };
+    QFutureWatcher<std::shared_ptr<Result>> watcher;
+    QTimer* timer = nullptr; // coalesces the signals of one event-loop turn into one check
+    bool running = false;
+    std::uint64_t serial = 0; // the document state the running update started from
+};
+
+Live_water::Live_water(Document& document, QObject* parent)
+    : QObject(parent)
+    , document_(document)
+    , enabled_(QSettings().value("water/live", true).toBool())
+    , state_(std::make_unique<State>()) {
+    state_->timer = new QTimer(this);
+    state_->timer->setSingleShot(true);
+    state_->timer->setInterval(0);
+    connect(state_->timer, &QTimer::timeout, this, &Live_water::check);
+    connect(&state_->watcher, &QFutureWatcher<std::shared_ptr<State::Result>>::finished, this,
+            &Live_water::take_result);
+    connect(&document_, &Document::world_changed, state_->timer, qOverload<>(&QTimer::start));
+    connect(&document_, &Document::document_replaced, state_->timer, qOverload<>(&QTimer::start));
+}
+
+Live_water::~Live_water() {
+    if (state_->running) state_->watcher.waitForFinished();
+}
+
+void Live_water::set_enabled(bool on) {
+    enabled_ = on;
+    if (on) state_->timer->start();
+}
+
+bool Live_water::busy() const { return state_->running || state_->timer->isActive(); }
+
+void Live_water::finish() {
+    for (int guard = 0; guard < 16 && busy(); ++guard) {
+        if (state_->timer->isActive()) {
+            state_->timer->stop();
+            check();
+        }
+        if (state_->running) {
+            state_->watcher.waitForFinished();
+            take_result();
+        }
+    }
+}
+
+void Live_water::check() {
+    if (!enabled_ || state_->running) return;
+    const World* world = document_.world();
+    if (!world || !gen::first_stale_step(*world, gen::live_water_modules)) return;
+    start();
+}
+
+void Live_water::start() {
+    State& s = *state_;
+    s.running = true;
+    s.serial = document_.serial();
+    auto job = [start = *document_.world()]() mutable {
+        auto result = std::make_shared<State::Result>();
+        const auto began = std::chrono::steady_clock::now();
+        try {
+            result->ran =
+                gen::refresh_stale_steps(start, editor_modules(), gen::live_water_modules);
+            result->world = std::move(start);
+        } catch (const std::exception& e) {
+            result->error = QString::fromStdString(e.what());
+        }
+        result->seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+        return result;
+    };
+    s.watcher.setFuture(QtConcurrent::run(std::move(job)));
+}
+
+void Live_water::take_result() {
+    State& s = *state_;
+    if (!s.running) return;
+    s.running = false;
+    const std::shared_ptr<State::Result> result = s.watcher.result();
+    s.watcher.setFuture(QFuture<std::shared_ptr<State::Result>>());
+    if (document_.serial() != s.serial) {
+        // The document moved on (another dab, an undo): what we computed is for a state that
+        // is gone. Look again at the new one.
+        s.timer->start();
+        return;
+    }
+    if (!result->error.isEmpty()) {
+        Q_EMIT failed(tr("Live water: %1").arg(result->error));
+        return;
+    }
+    if (const auto why = document_.check_edit()) {
+        s.timer->start();
+        return;
+    }
+    if (!result->world || result->ran == 0) return;
+    document_.amend_last_step(tr("Update water"), std::move(*result->world));
+    Q_EMIT updated(tr("Water and climate updated in %1 s").arg(result->seconds, 0, 'f', 2));
+}
+
+} // namespace orbis::ui

@@ -22,8 +22,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A fresh, empty folder per test: pids are reused, and a folder named by pid alone could hold
+// what an earlier process with the same pid left behind (the "no temporary file left" checks
+// count the files in it).
 fs::path scratch(const std::string& name) {
-    const fs::path dir = fs::temp_directory_path() / ("orbis_atomic_" + std::to_string(::getpid()));
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    const fs::path dir = fs::temp_directory_path() /
+                         ("orbis_atomic_" + std::to_string(::getpid()) + "_" + test->name());
+    fs::remove_all(dir);
     fs::create_directories(dir);
     return dir / name;
 }
@@ -133,7 +139,7 @@ TEST(AtomicFile, ReadRefusesFoldersAndMissingFilesWithTheirReason) {
         EXPECT_NE(std::string(x.what()).find("folder"), std::string::npos);
     }
     try {
-        (void)read_file(scratch("missing.orbis"));
+        (void)read_file(dir.parent_path() / "missing.orbis");
         ADD_FAILURE();
     } catch (const File_error& x) {
         EXPECT_NE(std::string(x.what()).find("No such file"), std::string::npos) << x.what();

@@ -10,7 +10,7 @@ orbis_build "$ORBIS_ROOT/build/release" -DCMAKE_BUILD_TYPE=Release -DORBIS_BUILD
 cli="$ORBIS_ROOT/build/release/src/cli/orbis-cli"
 editor="$ORBIS_ROOT/build/release/ui/orbis"
 case "${1:-}" in
-    generate | modules | replay | map | export | sphere | info | validate | convert | --help | -h | --version)
+    generate | modules | replay | map | export | simulate | sphere | info | validate | convert | --help | -h | --version)
         exec "$cli" "$@" ;;
 esac
 exec "$editor" "$@"

@@ -76,6 +76,13 @@ void Document::amend_last_step(const QString& text, World after) {
     trim_history();
 }
 
+std::uint64_t Document::last_step_gesture() const {
+    const int index = undo_stack_->index();
+    const auto* last =
+        index > 0 ? dynamic_cast<const World_command*>(undo_stack_->command(index - 1)) : nullptr;
+    return last ? last->gesture() : 0;
+}
+
 void Document::show_state(const World& world, const World_delta* delta) {
     if (replaying_) return;
     world_ = world;

@@ -60,6 +60,10 @@ public:
     /// after a stroke). Without such a step (a fresh world), `after` becomes a new step called
     /// `text`. Views rebuild. Precondition: there is a world and check_edit() allows it.
     void amend_last_step(const QString& text, World after);
+    /// The gesture of the step that led to the current state (see push), 0 when none: a tool
+    /// that goes on amending its own step (the timeline) checks with it that the document
+    /// still shows that step. Live water's amendments keep it; undo, redo and new steps change it.
+    std::uint64_t last_step_gesture() const;
     /// The selected vertices (cells) and faces, sorted; elements the world no longer has are
     /// dropped whenever it changes. Selecting is not an undo step (as in most editors); the
     /// operations on a selection are.

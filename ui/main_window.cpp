@@ -9,6 +9,7 @@
 #include "ui/docks/history_dock.hpp"
 #include "ui/docks/inspector_dock.hpp"
 #include "ui/docks/layers_dock.hpp"
+#include "ui/docks/timeline_dock.hpp"
 #include "ui/document.hpp"
 #include "ui/file_actions.hpp"
 #include "ui/job_runner.hpp"
@@ -61,6 +62,9 @@ Main_window::Main_window(QWidget* parent)
     addDockWidget(Qt::RightDockWidgetArea, history);
     tabifyDockWidget(inspector_, history);
     inspector_->raise();
+    timeline_ = new Timeline_dock(*document_, *live_water_, this);
+    addDockWidget(Qt::BottomDockWidgetArea, timeline_);
+    timeline_->hide(); // until View > Timeline (restore_settings may show it again)
     // Statistics over a million elements take tens of milliseconds: recompute them once the
     // edits pause, not per edit.
     stats_timer_ = new QTimer(this);
@@ -116,6 +120,8 @@ Main_window::Main_window(QWidget* parent)
         if (!world()) viewport_->clear_world(what + ": " + why);
         files_->report_error(what, why);
     });
+    connect(timeline_, &Timeline_dock::message, this,
+            [this](const QString& text) { statusBar()->showMessage(text, 8000); });
     connect(inspector_, &Inspector_dock::element_requested, this,
             [this](const Element& e) { select(e, true); });
     connect(inspector_, &Inspector_dock::value_edited, this,
@@ -243,6 +249,10 @@ void Main_window::create_menus() {
     view->addSeparator();
     view->addActions({layers_->toggleViewAction(), inspector_->toggleViewAction(),
                       history_->toggleViewAction()});
+    QAction* timeline = timeline_->toggleViewAction();
+    timeline->setObjectName("show_timeline");
+    timeline->setShortcut(QKeySequence(tr("Ctrl+T")));
+    view->addAction(timeline);
     relief_height_ = new QDoubleSpinBox(bar);
     relief_height_->setObjectName("relief_height");
     relief_height_->setRange(0.1, 25.0);

@@ -33,6 +33,7 @@ class Inspector_dock;
 class Job_runner;
 class Live_water;
 class Layers_dock;
+class Timeline_dock;
 class Selection_actions;
 class Tool;
 class Tool_registry;
@@ -96,6 +97,8 @@ public:
     Layers_dock* layers_dock() const { return layers_; }
     /// The Inspector dock.
     Inspector_dock* inspector() const { return inspector_; }
+    /// The Timeline dock (hidden until View > Timeline, Ctrl+T).
+    Timeline_dock* timeline_dock() const { return timeline_; }
 
     /// The active tool.
     Tool* tool() const;
@@ -148,6 +151,7 @@ private:
     Layers_dock* layers_ = nullptr;
     Inspector_dock* inspector_ = nullptr;
     History_dock* history_ = nullptr;
+    Timeline_dock* timeline_ = nullptr;
     Tool_registry* tools_ = nullptr;
     QTimer* stats_timer_ = nullptr;
     QLabel* hover_label_ = nullptr;

@@ -5,10 +5,14 @@
 // iteration runs on a copy-on-write copy, so only the module's own work is timed.
 #include <orbis/core/world.hpp>
 #include <orbis/edit/brush.hpp>
+#include <orbis/gen/elevation_module.hpp>
+#include <orbis/gen/flow_routing.hpp>
 #include <orbis/gen/module.hpp>
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/pipeline.hpp>
 #include <orbis/gen/refresh.hpp>
+#include <orbis/gen/vertex_adjacency.hpp>
+#include <orbis/gen/world_ocean.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -17,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -82,6 +87,25 @@ void erosion_iteration(benchmark::State& state) {
     run_alone(state, "erosion", "plate_boundaries", params);
 }
 
+// The priority-flood alone (gen::route_flow, the largest part of `hydrology`) on the default
+// world's terrain, with the ocean as outlets; the inputs are built once, outside the timing.
+void route_flow_alone(benchmark::State& state) {
+    const World& base = world_through(state.range(0), "plate_boundaries");
+    const Vertex_adjacency g = vertex_adjacency(base.mesh(), Neighbour_order::edge_scan);
+    std::vector<float> height(g.slots(), 0.f);
+    const auto& elevation = *base.layer(elevation_layer);
+    for (const Vertex v : base.mesh().vertices())
+        height[v.index()] = elevation[v];
+    const std::vector<std::uint8_t> ocean = world_ocean(g, height);
+    for (auto _ : state) {
+        const auto start = Clock::now();
+        const Flow_tree tree = route_flow(g, height, ocean);
+        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+        benchmark::DoNotOptimize(tree.order.data());
+    }
+    state.counters["vertices"] = double(base.mesh().vertex_count());
+}
+
 // Live water (issue 17): after a 200 km brush stroke that lowers the terrain, the stale water
 // and climate steps run again (gen::refresh_stale_steps, what the editor's Live_water runs off
 // the GUI thread). The stroke itself is not timed.
@@ -118,6 +142,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(climate)->Apply(sizes);
 BENCHMARK(hydrology)->Apply(sizes);
+BENCHMARK(route_flow_alone)->Apply(sizes);
 BENCHMARK(biome)->Apply(sizes);
 BENCHMARK(erosion_iteration)->Apply(sizes);
 BENCHMARK(live_water_after_stroke)->Apply(sizes);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 // orbis-cli: command-line access to Orbis: generate a sphere, inspect, validate and convert
 // world files, run and replay generation modules (plugins included), draw maps and export
-// GeoJSON for GIS programs. Exit code 0 on success;
-// otherwise 1 and one line on stderr.
+// GeoJSON for GIS programs, and simulate plate tectonics. Exit code 0 on success; 130 when
+// simulate is interrupted by Ctrl+C; otherwise 1 and one line on stderr.
 #include "export_command.hpp"
 #include "generate_command.hpp"
 #include "map_command.hpp"
 #include "replay_command.hpp"
+#include "simulate_command.hpp"
 
 #include <orbis/core.hpp>
 #include <orbis/gen/fibonacci_sphere.hpp>
@@ -371,6 +372,8 @@ int main(int argc, char** argv) {
     auto* map_cmd = orbis::cli::add_map_command(app, map);
     orbis::cli::Export_options export_options;
     auto* export_cmd = orbis::cli::add_export_command(app, export_options);
+    orbis::cli::Simulate_options simulate;
+    auto* simulate_cmd = orbis::cli::add_simulate_command(app, simulate);
 
     CLI11_PARSE(app, argc, argv);
     try {
@@ -394,6 +397,7 @@ int main(int argc, char** argv) {
         if (*replay_cmd) return orbis::cli::run_replay(replay, registry());
         if (*map_cmd) return orbis::cli::run_map(map);
         if (*export_cmd) return orbis::cli::run_export(export_options);
+        if (*simulate_cmd) return orbis::cli::run_simulate(simulate, registry());
     } catch (const std::exception& e) {
         std::cerr << "orbis-cli: " << e.what() << '\n';
         return 1;

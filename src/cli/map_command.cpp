@@ -12,24 +12,6 @@
 
 namespace orbis::cli {
 
-namespace {
-
-Colour_map_kind colour_map_for(const World& world, const std::string& layer) {
-    const Layer_base* l = world.find_layer(layer);
-    const bool integer =
-        l && (l->value_tag() == Value_type::int32 || l->value_tag() == Value_type::uint32 ||
-              l->value_tag() == Value_type::int64);
-    return default_colour_map(world.hints(layer), integer);
-}
-
-double sea_level_of(const World& world) {
-    const Dict* terrain = world.layer(std::string_view("terrain"));
-    const Dict_value* sea = terrain ? terrain->find("sea_level") : nullptr;
-    return sea && sea->is<double>() ? sea->as<double>() : 0.0;
-}
-
-} // namespace
-
 CLI::App* add_map_command(CLI::App& app, Map_command_options& o) {
     auto* cmd = app.add_subcommand(
         "map", "Draw a vertex layer of a world as an equirectangular PNG (longitude across, "
@@ -80,22 +62,16 @@ int run_map(const Map_command_options& o) {
             throw std::runtime_error(o.input + ": no layer '" + layer +
                                      "' to draw water from; it comes from the hydrology module "
                                      "(add a \"hydrology\" step to the pipeline)");
-    io::Map_options options;
+    // A missing layer is left to render_equirectangular, whose message lists the layers.
+    io::Map_options options =
+        world.find_layer(o.layer) ? io::default_map_options(world, o.layer) : io::Map_options{};
     options.width = o.width;
-    if (o.colour_map.empty()) {
-        options.colour_map = colour_map_for(world, o.layer);
-    } else if (auto kind = colour_map_from_name(o.colour_map)) {
+    if (!o.colour_map.empty()) {
+        const auto kind = colour_map_from_name(o.colour_map);
+        if (!kind) throw std::invalid_argument("unknown colour map '" + o.colour_map + "'");
         options.colour_map = *kind;
-    } else {
-        throw std::invalid_argument("unknown colour map '" + o.colour_map + "'");
     }
-    const Layer_hints* hints = world.hints(o.layer);
-    if (o.range.size() == 2)
-        options.range = io::Value_range{o.range[0], o.range[1]};
-    else if (hints && hints->min && hints->max)
-        options.range = io::Value_range{*hints->min, *hints->max};
-    options.hints = hints;
-    options.sea_level = sea_level_of(world);
+    if (o.range.size() == 2) options.range = io::Value_range{o.range[0], o.range[1]};
     options.hillshade = o.hillshade.value_or(options.colour_map == Colour_map_kind::terrain);
     io::Image image = io::render_equirectangular(world, o.layer, options);
     std::string drawn;

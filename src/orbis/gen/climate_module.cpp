@@ -3,6 +3,7 @@
 
 #include "orbis/core/world.hpp"
 #include "orbis/gen/elevation_module.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
@@ -285,17 +286,23 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
     std::vector<std::uint32_t> order(n), rank(slots, 0);
     {
         std::vector<std::uint32_t> key(slots, 0), start(std::size_t(bands) * lon_bins + 1, 0);
-        for (const std::uint32_t v : live) {
-            const glm::vec3 p = pos[v];
-            const float s = p.y / glm::length(p);
-            const auto bin = [](float fraction, std::uint32_t count) {
-                return std::min(count - 1, std::uint32_t(std::max(0.f, fraction) * float(count)));
-            };
-            std::uint32_t lon = bin(float(pseudo_angle(p.x, -p.z)) / 4.f, lon_bins); // eastward
-            if (band_at(s).zonal < 0) lon = lon_bins - 1 - lon;
-            key[v] = band_rank[bin((1.f - s) / 2.f, bands)] * lon_bins + lon;
+        // The keys on two threads (each vertex's own); the counts in one pass after.
+        parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t at = begin; at < end; ++at) {
+                const std::uint32_t v = live[at];
+                const glm::vec3 p = pos[v];
+                const float s = p.y / glm::length(p);
+                const auto bin = [](float fraction, std::uint32_t count) {
+                    return std::min(count - 1,
+                                    std::uint32_t(std::max(0.f, fraction) * float(count)));
+                };
+                std::uint32_t lon = bin(float(pseudo_angle(p.x, -p.z)) / 4.f, lon_bins); // eastward
+                if (band_at(s).zonal < 0) lon = lon_bins - 1 - lon;
+                key[v] = band_rank[bin((1.f - s) / 2.f, bands)] * lon_bins + lon;
+            }
+        });
+        for (const std::uint32_t v : live)
             ++start[key[v] + 1];
-        }
         for (std::size_t b = 0; b + 1 < start.size(); ++b)
             start[b + 1] += start[b];
         for (const std::uint32_t v : live) {
@@ -313,133 +320,140 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
     std::vector<Cell> sweep(n);
     std::vector<float> area(slots, 0.f);
     const auto speed_peak = float(peak_speed);
-    std::vector<float> inverse_length; // of `edge`
-    std::vector<glm::vec3> edge;       // the current vertex's edges to its neighbours, km
-    for (const std::uint32_t v : live) {
-        const glm::vec3 p = pos[v];
-        const glm::vec3 up = glm::normalize(p);
-        const float s = up.y;
-        const Band band = band_at(s);
-        glm::vec3 east(up.z, 0.f, -up.x); // cross((0, 1, 0), up)
-        const float east_length = glm::length(east);
-        east = east_length > 1e-6f ? east / east_length : glm::vec3(1, 0, 0);
-        const glm::vec3 north = glm::cross(up, east);
-        const float hemisphere = s >= 0 ? 1.f : -1.f;
-        const glm::vec3 prevailing =
-            speed_peak * (band.zonal * east + hemisphere * band.poleward * north);
-        const bool sea = ocean[v];
+    // Each vertex writes only its own wind, area and sweep record, so two threads split the
+    // vertices without changing a bit of the result.
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        std::vector<float> inverse_length; // of `edge`
+        std::vector<glm::vec3> edge;       // the current vertex's edges to its neighbours, km
+        for (std::uint32_t at = begin; at < end; ++at) {
+            const std::uint32_t v = live[at];
+            const glm::vec3 p = pos[v];
+            const glm::vec3 up = glm::normalize(p);
+            const float s = up.y;
+            const Band band = band_at(s);
+            glm::vec3 east(up.z, 0.f, -up.x); // cross((0, 1, 0), up)
+            const float east_length = glm::length(east);
+            east = east_length > 1e-6f ? east / east_length : glm::vec3(1, 0, 0);
+            const glm::vec3 north = glm::cross(up, east);
+            const float hemisphere = s >= 0 ? 1.f : -1.f;
+            const glm::vec3 prevailing =
+                speed_peak * (band.zonal * east + hemisphere * band.poleward * north);
+            const bool sea = ocean[v];
 
-        // Surface gradient of the ground (ocean counts as flat at sea level), m/km: on an even
-        // ring of neighbours sum (dh e / |e|^2) is degree / 2 times the gradient.
-        const float h = sea ? 0.f : std::max(0.f, elevation[v]);
-        glm::vec3 gradient(0);
-        float length_sum = 0, length2_sum = 0;
-        bool coast = false;
-        const auto row = g.neighbours(v);
-        edge.clear();
-        inverse_length.clear();
-        for (const std::uint32_t k : row) {
-            const glm::vec3 e = pos[k] - p;
-            edge.push_back(e);
-            const float l2 = glm::dot(e, e);
-            const float l = std::sqrt(l2);
-            inverse_length.push_back(l > 0 ? 1.f / l : 0.f);
-            length_sum += l;
-            length2_sum += l2;
-            coast |= ocean[k] != ocean[v];
-            if (!(l2 > 0) || (sea && ocean[k])) continue; // open sea is flat
-            const float hk = ocean[k] ? 0.f : std::max(0.f, elevation[k]);
-            gradient += (hk - h) / l2 * (e - glm::dot(e, up) * up);
-        }
-        const float degree = float(std::max<std::size_t>(row.size(), 1));
-        gradient *= 2.f / degree;
-        const float edge_km = std::max(1e-3f, length_sum / degree);
-        area[v] = length2_sum / degree;
-
-        glm::vec3 w = prevailing;
-        float uplift = 0;
-        const float slope = glm::length(gradient);
-        if (slope > 1e-6f) {
-            const glm::vec3 uphill = gradient / slope;
-            const float climb = glm::dot(prevailing, uphill);
-            if (climb > 0) {
-                uplift = climb / std::max(speed_peak, 1e-6f) * slope;
-                // High, steep ground turns most of the uphill part of the wind along the
-                // slope; the rest goes over and slows down.
-                const auto block = float(0.8 * smoothstep(300, 2500, h) * smoothstep(0, 6, slope));
-                w -= block * climb * uphill;
-                const float speed = glm::length(w);
-                if (speed > 1e-6f) w *= glm::length(prevailing) * (1.f - 0.3f * block) / speed;
+            // Surface gradient of the ground (ocean counts as flat at sea level), m/km: on an even
+            // ring of neighbours sum (dh e / |e|^2) is degree / 2 times the gradient.
+            const float h = sea ? 0.f : std::max(0.f, elevation[v]);
+            glm::vec3 gradient(0);
+            float length_sum = 0, length2_sum = 0;
+            bool coast = false;
+            const auto row = g.neighbours(v);
+            edge.clear();
+            inverse_length.clear();
+            for (const std::uint32_t k : row) {
+                const glm::vec3 e = pos[k] - p;
+                edge.push_back(e);
+                const float l2 = glm::dot(e, e);
+                const float l = std::sqrt(l2);
+                inverse_length.push_back(l > 0 ? 1.f / l : 0.f);
+                length_sum += l;
+                length2_sum += l2;
+                coast |= ocean[k] != ocean[v];
+                if (!(l2 > 0) || (sea && ocean[k])) continue; // open sea is flat
+                const float hk = ocean[k] ? 0.f : std::max(0.f, elevation[k]);
+                gradient += (hk - h) / l2 * (e - glm::dot(e, up) * up);
             }
-        }
-        if (!sea) w *= 0.8f; // friction over land
-        wind[v] = w;
+            const float degree = float(std::max<std::size_t>(row.size(), 1));
+            gradient *= 2.f / degree;
+            const float edge_km = std::max(1e-3f, length_sum / degree);
+            area[v] = length2_sum / degree;
 
-        Cell& c = sweep[rank[v]];
-        const double sea_level = equator - drop * double(band.cooling);
-        // Land below sea level warms by the lapse rate too (the Dead Sea), but a basin much
-        // deeper than that would hold a lake whose surface stands higher.
-        const double surface = std::max(double(elevation[v]), -lowest_dry_basin);
-        c.base_temperature = float(sea ? sea_level : sea_level - lapse * surface);
-        c.anomaly = sea ? 0.f : float(continental_anomaly_of_cooling(band.cooling));
-        // Forced ascent adds up to 1 to the rain efficiency: on steeper slopes than a few
-        // m/km the air does not rise faster than it can rain out.
-        c.efficiency =
-            band.efficiency + (uplift > 0 ? float(std::tanh(double(uplift) / uplift_scale)) : 0.f);
-        c.flags = std::uint8_t((sea ? ocean_flag : 0) | (coast ? coast_flag : 0));
-
-        // Upwind neighbours: the (up to) three best lined up against the wind, weighted by the
-        // squared cosine of the angle, so that moisture spreads a little across the wind (as
-        // eddies spread it) without smearing far; calm vertices take their first neighbours
-        // evenly. `step_km` is the weighted distance the air travels from them.
-        const float speed = glm::length(w);
-        std::array<float, upwind_count> best_weight{}, best_back{};
-        std::uint32_t found = 0;
-        if (speed > 0.05f) {
-            const glm::vec3 along_wind = w / speed;
-            for (std::size_t i = 0; i < row.size(); ++i) {
-                const float back = -glm::dot(along_wind, edge[i]);
-                if (!(back > 0)) continue;
-                const float cosine = back * inverse_length[i];
-                const float weight = cosine;
-                // Keep the best `upwind_count` by weight, sorted descending.
-                std::uint32_t j = std::min(found, upwind_count - 1);
-                if (found == upwind_count && weight <= best_weight[j]) continue;
-                while (j > 0 && best_weight[j - 1] < weight) {
-                    best_weight[j] = best_weight[j - 1];
-                    best_back[j] = best_back[j - 1];
-                    c.upwind[j] = c.upwind[j - 1];
-                    --j;
+            glm::vec3 w = prevailing;
+            float uplift = 0;
+            const float slope = glm::length(gradient);
+            if (slope > 1e-6f) {
+                const glm::vec3 uphill = gradient / slope;
+                const float climb = glm::dot(prevailing, uphill);
+                if (climb > 0) {
+                    uplift = climb / std::max(speed_peak, 1e-6f) * slope;
+                    // High, steep ground turns most of the uphill part of the wind along the
+                    // slope; the rest goes over and slows down.
+                    const auto block =
+                        float(0.8 * smoothstep(300, 2500, h) * smoothstep(0, 6, slope));
+                    w -= block * climb * uphill;
+                    const float speed = glm::length(w);
+                    if (speed > 1e-6f) w *= glm::length(prevailing) * (1.f - 0.3f * block) / speed;
                 }
-                best_weight[j] = weight;
-                best_back[j] = back;
-                c.upwind[j] = rank[row[i]];
-                found = std::min(found + 1, upwind_count);
             }
-        }
-        if (found == 0) {
-            for (std::size_t i = 0; i < row.size() && found < upwind_count; ++i) {
-                best_weight[found] = 1;
-                best_back[found] = glm::length(edge[i]);
-                c.upwind[found] = rank[row[i]];
-                ++found;
+            if (!sea) w *= 0.8f; // friction over land
+            wind[v] = w;
+
+            Cell& c = sweep[rank[v]];
+            const double sea_level = equator - drop * double(band.cooling);
+            // Land below sea level warms by the lapse rate too (the Dead Sea), but a basin much
+            // deeper than that would hold a lake whose surface stands higher.
+            const double surface = std::max(double(elevation[v]), -lowest_dry_basin);
+            c.base_temperature = float(sea ? sea_level : sea_level - lapse * surface);
+            c.anomaly = sea ? 0.f : float(continental_anomaly_of_cooling(band.cooling));
+            // Forced ascent adds up to 1 to the rain efficiency: on steeper slopes than a few
+            // m/km the air does not rise faster than it can rain out.
+            c.efficiency = band.efficiency +
+                           (uplift > 0 ? float(std::tanh(double(uplift) / uplift_scale)) : 0.f);
+            c.flags = std::uint8_t((sea ? ocean_flag : 0) | (coast ? coast_flag : 0));
+
+            // Upwind neighbours: the (up to) three best lined up against the wind, weighted by the
+            // squared cosine of the angle, so that moisture spreads a little across the wind (as
+            // eddies spread it) without smearing far; calm vertices take their first neighbours
+            // evenly. `step_km` is the weighted distance the air travels from them.
+            const float speed = glm::length(w);
+            std::array<float, upwind_count> best_weight{}, best_back{};
+            std::uint32_t found = 0;
+            if (speed > 0.05f) {
+                const glm::vec3 along_wind = w / speed;
+                for (std::size_t i = 0; i < row.size(); ++i) {
+                    const float back = -glm::dot(along_wind, edge[i]);
+                    if (!(back > 0)) continue;
+                    const float cosine = back * inverse_length[i];
+                    const float weight = cosine;
+                    // Keep the best `upwind_count` by weight, sorted descending.
+                    std::uint32_t j = std::min(found, upwind_count - 1);
+                    if (found == upwind_count && weight <= best_weight[j]) continue;
+                    while (j > 0 && best_weight[j - 1] < weight) {
+                        best_weight[j] = best_weight[j - 1];
+                        best_back[j] = best_back[j - 1];
+                        c.upwind[j] = c.upwind[j - 1];
+                        --j;
+                    }
+                    best_weight[j] = weight;
+                    best_back[j] = back;
+                    c.upwind[j] = rank[row[i]];
+                    found = std::min(found + 1, upwind_count);
+                }
             }
+            if (found == 0) {
+                for (std::size_t i = 0; i < row.size() && found < upwind_count; ++i) {
+                    best_weight[found] = 1;
+                    best_back[found] = glm::length(edge[i]);
+                    c.upwind[found] = rank[row[i]];
+                    ++found;
+                }
+            }
+            float total = 0, distance = 0;
+            for (std::uint32_t j = 0; j < found; ++j) {
+                total += best_weight[j];
+                distance += best_weight[j] * best_back[j];
+            }
+            for (std::uint32_t j = 0; j < upwind_count; ++j) {
+                if (j >= found) c.upwind[j] = rank[v]; // weight 0
+                c.weight[j] = j < found ? best_weight[j] / total : 0.f;
+            }
+            c.step_km = found ? std::max(distance / total, 1e-3f * edge_km) : edge_km;
+            c.decay = std::exp(-c.step_km / (sea ? evaporation_km : marine_km));
+            c.condensed = 1.f - std::exp(-c.step_km / condensation_km);
+            c.undried = std::exp(-band.drying * c.step_km / rain_km);
+            if (part == 0 && (at & 0xFFFF) == 0)
+                progress.report(name(), 0.15 + 0.35 * double(2 * at) / double(n));
         }
-        float total = 0, distance = 0;
-        for (std::uint32_t j = 0; j < found; ++j) {
-            total += best_weight[j];
-            distance += best_weight[j] * best_back[j];
-        }
-        for (std::uint32_t j = 0; j < upwind_count; ++j) {
-            if (j >= found) c.upwind[j] = rank[v]; // weight 0
-            c.weight[j] = j < found ? best_weight[j] / total : 0.f;
-        }
-        c.step_km = found ? std::max(distance / total, 1e-3f * edge_km) : edge_km;
-        c.decay = std::exp(-c.step_km / (sea ? evaporation_km : marine_km));
-        c.condensed = 1.f - std::exp(-c.step_km / condensation_km);
-        c.undried = std::exp(-band.drying * c.step_km / rain_km);
-        if ((v & 0xFFFF) == 0) progress.report(name(), 0.15 + 0.35 * double(v) / double(slots));
-    }
+    });
     progress.report(name(), 0.6);
 
     // Initial state: the ocean's air in balance with the sea, dry continental air on land.

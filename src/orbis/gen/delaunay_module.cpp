@@ -39,25 +39,28 @@ bool violates(std::span<const glm::vec3> p, std::span<const glm::dvec3> unit, co
     return sign != 0 ? sign > 0 : violates(p, q);
 }
 
-enum class Flip_decision { keep, flip, blocked };
-
 // Lawson's rule on a quad of two counterclockwise faces: flip when the edge is not locally
 // Delaunay (then the quad is convex and the new faces are counterclockwise too). Vertices that
 // moved can fold faces (clockwise seen from outside); there the flip is made when it leaves
 // more counterclockwise faces than it found, which untangles folds in a few steps without ever
-// making one.
-Flip_decision decide(std::span<const glm::vec3> p, std::span<const glm::dvec3> unit,
-                     const Quad& q) {
-    const glm::vec3 &a = p[q.a.index()], &b = p[q.b.index()], &c = p[q.c.index()],
-                    &d = p[q.d.index()];
+// making one. `violates()` is the in-circle test, passed in so callers can cache directions.
+template <class Violates>
+Flip_decision decide_quad(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                          const glm::vec3& d, Violates violates) {
     const int before = (orientation_on_sphere(a, b, c) > 0) + (orientation_on_sphere(b, a, d) > 0);
-    if (before == 2 && !violates(p, unit, q)) return Flip_decision::keep;
+    if (before == 2 && !violates()) return Flip_decision::keep;
     const int after = (orientation_on_sphere(a, d, c) > 0) + (orientation_on_sphere(d, b, c) > 0);
     if (before == 2) return after == 2 ? Flip_decision::flip : Flip_decision::blocked;
     // Sideways flips (as many folded faces after as before) only where the in-circle test asks
     // for them too: the test flips sign with the diagonal, so an edge cannot flip back and forth.
-    if (after > before || (after == before && violates(p, unit, q))) return Flip_decision::flip;
+    if (after > before || (after == before && violates())) return Flip_decision::flip;
     return Flip_decision::blocked;
+}
+
+Flip_decision decide(std::span<const glm::vec3> p, std::span<const glm::dvec3> unit,
+                     const Quad& q) {
+    return decide_quad(p[q.a.index()], p[q.b.index()], p[q.c.index()], p[q.d.index()],
+                       [&] { return violates(p, unit, q); });
 }
 
 std::vector<Edge> all_edges(const Mesh& m) {
@@ -69,6 +72,11 @@ std::vector<Edge> all_edges(const Mesh& m) {
 }
 
 } // namespace
+
+Flip_decision lawson_decision(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                              const glm::vec3& d) {
+    return decide_quad(a, b, c, d, [&] { return direction_orientation(a, b, c, d) > 0; });
+}
 
 bool is_locally_delaunay(const Mesh& mesh, std::span<const glm::vec3> positions, Edge e) {
     Quad q;

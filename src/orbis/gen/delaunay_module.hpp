@@ -26,6 +26,21 @@ std::size_t count_non_delaunay_edges(const Mesh& mesh, std::span<const glm::vec3
 /// by the exact `orientation_on_sphere`. O(faces).
 std::size_t count_folded_faces(const Mesh& mesh, std::span<const glm::vec3> positions);
 
+/// What Lawson's rule says of a primal edge.
+enum class Flip_decision {
+    keep,    ///< locally Delaunay between counterclockwise faces
+    flip,    ///< flip it
+    blocked, ///< not Delaunay, but flipping would fold a face
+};
+
+/// Lawson's rule for edge a -> b with c left of it and d right of it (positions; only their
+/// directions matter): keep a locally Delaunay edge between counterclockwise faces, flip one
+/// that is not when the flip keeps both faces counterclockwise, and where faces are already
+/// folded flip only when that leaves more counterclockwise faces (or as many, and the
+/// in-circle test asks for it), so that repeated decisions untangle folds without looping.
+Flip_decision lawson_decision(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
+                              const glm::vec3& d);
+
 /// What lawson_flips did.
 struct Lawson_result {
     std::size_t flips = 0; ///< edges flipped

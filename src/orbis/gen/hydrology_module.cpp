@@ -5,6 +5,7 @@
 #include "orbis/gen/climate_module.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/flow_routing.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
 #include <glm/geometric.hpp>
@@ -14,6 +15,7 @@
 #include <functional>
 #include <numeric>
 #include <queue>
+#include <span>
 #include <stdexcept>
 
 namespace orbis::gen {
@@ -47,6 +49,25 @@ struct Lake {
     bool endorheic = false;
     double area = 0; // m²
 };
+
+// Calls fill(first slot, values) for every chunk of the locked layer `out`, on two threads.
+// The chunks are taken for writing first on this thread: taking one may copy it and update
+// the layer's bookkeeping, which is not safe to do from two threads at once.
+template <class Lock, class Fill>
+void for_each_chunk(Lock& out, Fill&& fill) {
+    using T = typename Lock::layer_type::value_type;
+    const std::size_t count = out.layer().chunk_count();
+    std::vector<std::span<T>> chunks(count);
+    for (std::size_t c = 0; c < count; ++c)
+        chunks[c] = out.chunk(c);
+    parallel_ranges(
+        std::uint32_t(count),
+        [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t c = begin; c < end; ++c)
+                fill(std::size_t(c) * Chunked_array<T>::chunk_size, chunks[c]);
+        },
+        16);
+}
 
 // Upstream-first order of the forest given by `receiver` (roots point to themselves): every
 // vertex comes before its receiver. Kahn's algorithm over donor counts; O(slots).
@@ -131,51 +152,62 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::vector<std::uint8_t> live(slots, 0);
     std::vector<float> height(slots, 0.f);
     std::vector<glm::vec3> where(slots, glm::vec3(0));
-    double radius = 0;
-    for (const Vertex v : m.vertices()) {
-        live[v.index()] = 1;
-        height[v.index()] = (*elevation)[v];
-        where[v.index()] = (*position)[v];
-        radius = std::max(radius, double(glm::length((*position)[v])));
-        if (!std::isfinite(height[v.index()]))
-            throw std::runtime_error("module 'hydrology': elevation of v" +
-                                     std::to_string(v.index()) + " is not a number");
-    }
+    // Per slot on two threads; each part keeps its own first bad slot, so the error reported
+    // does not depend on the split.
+    std::uint32_t part_bad[2] = {none, none};
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            const Vertex v{s};
+            if (!m.contains(v)) continue;
+            live[s] = 1;
+            height[s] = (*elevation)[v];
+            where[s] = (*position)[v];
+            if (!std::isfinite(height[s]) && part_bad[part] == none) part_bad[part] = s;
+        }
+    });
+    if (const std::uint32_t bad = std::min(part_bad[0], part_bad[1]); bad != none)
+        throw std::runtime_error("module 'hydrology': elevation of v" + std::to_string(bad) +
+                                 " is not a number");
     const std::vector<std::uint8_t> ocean = world_ocean(g, height, 0.f, params.ocean_min_fraction);
     // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each, which
     // is exact for the hexagonal cells of an even mesh and close on any Delaunay mesh. Reading
     // the adjacency rows in order costs far less than walking the faces' quad-edge records.
     std::vector<double> area_km2(slots, 0.0);
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        if (ocean[s]) continue; // the ocean's cells carry no runoff
-        double sum = 0;
-        for (const std::uint32_t n : g.neighbours(s)) {
-            const glm::vec3 d = where[n] - where[s];
-            sum += double(glm::dot(d, d));
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            if (ocean[s]) continue; // the ocean's cells carry no runoff
+            double sum = 0;
+            for (const std::uint32_t n : g.neighbours(s)) {
+                const glm::vec3 d = where[n] - where[s];
+                sum += double(glm::dot(d, d));
+            }
+            area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
         }
-        area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
-    }
+    });
     progress.report(name(), 0.1);
 
     // Local water balance per cell (m³/s): what runs off land, and what a lake over the cell
     // would evaporate on top of what the land there already does.
     std::vector<double> runoff(slots, 0.0), lake_loss(slots, 0.0);
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            if (!live[s] || ocean[s]) continue;
+            const Vertex v{s};
+            const double p =
+                precipitation ? std::max(0.0, double((*precipitation)[v])) : params.rainfall;
+            const double pet =
+                params.evaporation *
+                potential_evaporation(temperature ? double((*temperature)[v]) : params.temperature);
+            const double aet = land_evaporation(p, pet);
+            const double to_flux = area_km2[s] * 1e6 * 1e-3 / seconds_per_year;
+            runoff[s] = (p - aet) * to_flux;
+            lake_loss[s] = (pet - aet) * to_flux;
+        }
+    });
+    // Summed in slot order, as a single thread would.
     double total_runoff = 0;
-    for (const Vertex v : m.vertices()) {
-        const std::uint32_t s = v.index();
-        if (ocean[s]) continue;
-        const double p =
-            precipitation ? std::max(0.0, double((*precipitation)[v])) : params.rainfall;
-        const double pet =
-            params.evaporation *
-            potential_evaporation(temperature ? double((*temperature)[v]) : params.temperature);
-        const double aet = land_evaporation(p, pet);
-        const double to_flux = area_km2[s] * 1e6 * 1e-3 / seconds_per_year;
-        runoff[s] = (p - aet) * to_flux;
-        lake_loss[s] = (pet - aet) * to_flux;
-        total_runoff += runoff[s];
-    }
-
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (live[s] && !ocean[s]) total_runoff += runoff[s];
     Flow_tree tree = route_flow(g, height, ocean, 0.f);
     std::vector<std::uint32_t>& receiver = tree.receiver;
     progress.report(name(), 0.3);
@@ -185,9 +217,15 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::vector<std::uint32_t> depression(slots, none);
     std::vector<Lake> lakes;
     {
-        std::vector<std::uint32_t> stack;
+        // Which vertices are flooded, found in slot order (sequential reads) so that the walk
+        // in flood order below reads one byte per vertex instead of three scattered values.
+        std::vector<std::uint8_t> flooded(slots, 0);
+        parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t s = begin; s < end; ++s)
+                flooded[s] = !ocean[s] && tree.filled[s] > height[s];
+        });
         for (const std::uint32_t s : tree.order) {
-            if (depression[s] != none || ocean[s] || !(tree.filled[s] > height[s])) continue;
+            if (!flooded[s] || depression[s] != none) continue;
             const auto id = std::uint32_t(lakes.size());
             Lake& lake = lakes.emplace_back();
             lake.outlet = s;
@@ -198,8 +236,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             for (std::size_t i = 0; i < lake.vertices.size(); ++i) {
                 const std::uint32_t c = lake.vertices[i];
                 for (const std::uint32_t n : g.neighbours(c))
-                    if (depression[n] == none && !ocean[n] && tree.filled[n] == tree.filled[s] &&
-                        tree.filled[n] > height[n]) {
+                    if (flooded[n] && depression[n] == none && tree.filled[n] == tree.filled[s]) {
                         depression[n] = id;
                         receiver[n] = c;
                         lake.vertices.push_back(n);
@@ -398,25 +435,44 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     progress.report(name(), 0.8);
 
     std::size_t ocean_count = 0;
+    for (std::uint32_t s = 0; s < slots; ++s)
+        ocean_count += live[s] && ocean[s];
     {
         auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
             world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
                              basin_layer, runoff_layer);
-        // One pass over the edges in slot order sets both directions of each.
-        for (const Edge e : m.edges()) {
-            const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
-            discharge_out[e] = receiver[a] == b && !ocean[a] ? float(out_flow[a]) : 0.f;
-            discharge_out[e.sym()] = receiver[b] == a && !ocean[b] ? float(out_flow[b]) : 0.f;
-        }
-        for (const Vertex v : m.vertices()) {
-            const std::uint32_t s = v.index();
-            ocean_out[v] = ocean[s] != 0;
-            ocean_count += ocean[s];
-            lake_out[v] = lake_of[s];
-            level_out[v] = ocean[s] ? 0.f : lake_of[s] >= 0 ? level[s] : height[s];
-            basin_out[v] = basin[s] < 0 ? -1 : rank[std::size_t(basin[s])];
-            runoff_out[v] = float(runoff[s]);
-        }
+        // One pass over the quad-edges sets both directions of each; the chunk of edge slots
+        // 2q and 2q + 1 is the same (chunks hold an even number of values).
+        for_each_chunk(discharge_out, [&](std::size_t first, std::span<float> out) {
+            const auto begin = std::uint32_t(first / 2),
+                       end = std::uint32_t((first + out.size()) / 2);
+            for (std::uint32_t q = begin; q < end; ++q) {
+                const Edge e{2 * q};
+                if (!m.contains(e)) continue;
+                const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
+                const std::size_t i = 2 * std::size_t(q) - first;
+                out[i] = receiver[a] == b && !ocean[a] ? float(out_flow[a]) : 0.f;
+                out[i + 1] = receiver[b] == a && !ocean[b] ? float(out_flow[b]) : 0.f;
+            }
+        });
+        // Dead slots keep their values.
+        const auto per_vertex = [&](auto& lock, auto value_of) {
+            for_each_chunk(lock, [&](std::size_t first, auto out) {
+                for (std::size_t i = 0; i < out.size(); ++i) {
+                    const auto s = std::uint32_t(first + i);
+                    if (live[s]) out[i] = value_of(s);
+                }
+            });
+        };
+        per_vertex(ocean_out, [&](std::uint32_t s) { return ocean[s] != 0; });
+        per_vertex(lake_out, [&](std::uint32_t s) { return lake_of[s]; });
+        per_vertex(level_out, [&](std::uint32_t s) {
+            return ocean[s] ? 0.f : lake_of[s] >= 0 ? level[s] : height[s];
+        });
+        per_vertex(basin_out, [&](std::uint32_t s) {
+            return basin[s] < 0 ? -1 : rank[std::size_t(basin[s])];
+        });
+        per_vertex(runoff_out, [&](std::uint32_t s) { return float(runoff[s]); });
     }
     {
         auto dict = world.lock_layer(hydrology_dict_name);

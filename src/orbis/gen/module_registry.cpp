@@ -10,6 +10,7 @@
 #include "orbis/gen/plates_module.hpp"
 #include "orbis/gen/refine_module.hpp"
 #include "orbis/gen/sphere_module.hpp"
+#include "orbis/gen/tectonics_module.hpp"
 
 #include <stdexcept>
 
@@ -64,6 +65,7 @@ const Module_registry& builtin_modules() {
         r.add(std::make_unique<Climate_module>());
         r.add(std::make_unique<Hydrology_module>());
         r.add(std::make_unique<Biome_module>());
+        r.add(std::make_unique<Tectonics_module>());
         return r;
     }();
     return registry;

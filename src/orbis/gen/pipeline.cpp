@@ -210,9 +210,14 @@ std::optional<std::string> check_pipeline(const Pipeline& pipeline, const Module
             std::string providers;
             std::size_t provider_count = 0;
             for (const Module* m : registry.modules()) {
-                const auto writes = m->layers(complete_parameters(*m, {})).writes;
-                if (std::any_of(writes.begin(), writes.end(),
-                                [&](const auto& w) { return w.same_layer(read); })) {
+                // A module that needs the layer to change it (tectonics moves plate_id) is no
+                // way to get it.
+                const auto other = m->layers(complete_parameters(*m, {}));
+                const auto same = [&](const auto& u) { return u.same_layer(read); };
+                const bool needs =
+                    std::any_of(other.reads.begin(), other.reads.end(),
+                                [&](const auto& u) { return u.required && same(u); });
+                if (!needs && std::any_of(other.writes.begin(), other.writes.end(), same)) {
                     providers += (providers.empty() ? "'" : ", '") + std::string(m->name()) + "'";
                     ++provider_count;
                 }

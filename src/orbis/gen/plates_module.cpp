@@ -349,8 +349,12 @@ std::array<std::size_t, 6> classify_plate_boundaries(World& world, double transf
     std::array<std::size_t, 6> counts{};
     auto [boundary] = world.lock_layer(plate_boundary_layer);
     constexpr std::size_t chunk_size = Chunked_array<std::int32_t>::chunk_size;
+    std::vector<std::int32_t> values;
     for (std::size_t c = 0; c < boundary.layer().chunk_count(); ++c) {
-        const std::span<std::int32_t> values = boundary.chunk(c);
+        // Only chunks whose values change are written, so a snapshot keeps sharing the rest
+        // (tectonics classifies every step, and most of a world's edges stay as they were).
+        const std::span<const std::int32_t> old = boundary.layer().chunk(c);
+        values.assign(old.begin(), old.end());
         for (std::size_t i = 0; i < values.size(); ++i) {
             const Edge e{static_cast<std::uint32_t>(2 * (c * chunk_size + i))};
             Plate_boundary kind = Plate_boundary::joined;
@@ -365,6 +369,8 @@ std::array<std::size_t, 6> classify_plate_boundaries(World& world, double transf
             }
             values[i] = static_cast<std::int32_t>(kind);
         }
+        if (!std::equal(values.begin(), values.end(), old.begin()))
+            std::copy(values.begin(), values.end(), boundary.chunk(c).begin());
     }
     return counts;
 }

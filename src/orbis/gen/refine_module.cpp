@@ -3,6 +3,7 @@
 
 #include "orbis/core/interpolation.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/gen/collapse_check.hpp"
 #include "orbis/gen/delaunay_module.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 
@@ -82,22 +83,6 @@ std::vector<Vertex> split_pass(World& world, Mesh_lock& lock, const Settings& s,
     return created;
 }
 
-// True when moving a and b to `target` keeps every surviving face around them counterclockwise.
-bool collapse_keeps_orientation(const Mesh& m, const std::vector<glm::vec3>& p, Edge e,
-                                const glm::vec3& target) {
-    const Vertex a = e.origin(m), b = e.dest(m);
-    for (const Vertex v : {a, b}) {
-        for (const Edge out : v.edges(m)) {
-            const Face f = out.left(m);
-            if (!f.valid() || f == e.left(m) || f == e.sym().left(m)) continue;
-            const Vertex u = out.dest(m), w = out.left_prev(m).origin(m);
-            const auto at = [&](Vertex x) { return x == a || x == b ? target : p[x.index()]; };
-            if (orientation_on_sphere(at(v), at(u), at(w)) <= 0) return false;
-        }
-    }
-    return true;
-}
-
 // One pass of collapses. Returns the surviving vertices.
 std::vector<Vertex> collapse_pass(World& world, Mesh_lock& lock, const Settings& s, double radius,
                                   Counts& counts) {
@@ -131,7 +116,8 @@ std::vector<Vertex> collapse_pass(World& world, Mesh_lock& lock, const Settings&
         const Vertex a = e.origin(m), b = e.dest(m);
         if (busy[a.index()] || busy[b.index()]) continue;
         const glm::vec3 target = orbis::detail::slerp_value(p[a.index()], p[b.index()], 0.5f);
-        if (!collapse_keeps_orientation(m, p, e, target)) {
+        if (!collapse_keeps_orientation(
+                m, [&](Vertex x) { return p[x.index()]; }, e, target)) {
             ++counts.folding;
             continue;
         }

@@ -7,42 +7,60 @@ std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
                                       const std::vector<float>& elevation, float sea_level,
                                       double min_fraction) {
     const std::uint32_t slots = g.slots();
+    // Union-find over the adjacency rows in slot order rather than a search from each body's
+    // first vertex: the rows are read sequentially, and neighbours mostly lie near in slot
+    // order, where a search jumps across the mesh and misses the cache on every row. Each root
+    // is its component's smallest slot, so the components come out in the order a search in
+    // slot order would find them (which decides between two largest bodies of equal size).
     constexpr std::uint32_t none = ~0u;
-    std::vector<std::uint32_t> component(slots, none);
-    std::vector<std::uint32_t> stack;
-    std::uint32_t best = none, best_size = 0, count = 0, live = 0;
-    std::vector<std::uint32_t> sizes;
+    std::vector<std::uint32_t> parent(slots, none);
+    const auto find = [&](std::uint32_t v) {
+        while (parent[v] != v) {
+            parent[v] = parent[parent[v]];
+            v = parent[v];
+        }
+        return v;
+    };
+    std::uint32_t live = 0;
     for (std::uint32_t s = 0; s < slots; ++s) {
-        live += g.first[s] != g.first[s + 1];
-        if (component[s] != none || g.first[s] == g.first[s + 1] || !(elevation[s] < sea_level))
-            continue;
-        std::uint32_t size = 0;
-        component[s] = count;
-        stack.push_back(s);
-        while (!stack.empty()) {
-            const std::uint32_t v = stack.back();
-            stack.pop_back();
-            ++size;
-            for (const std::uint32_t n : g.neighbours(v))
-                if (component[n] == none && elevation[n] < sea_level) {
-                    component[n] = count;
-                    stack.push_back(n);
-                }
+        const bool alive = g.first[s] != g.first[s + 1];
+        live += alive;
+        if (!alive || !(elevation[s] < sea_level)) continue;
+        parent[s] = s;
+        std::uint32_t root = s;
+        for (const std::uint32_t n : g.neighbours(s)) {
+            if (n >= s || parent[n] == none) continue; // later slots join when they come
+            const std::uint32_t other = find(n);
+            if (other == root) continue;
+            // The smaller slot stays the root.
+            if (other < root) {
+                parent[root] = other;
+                root = other;
+            } else {
+                parent[other] = root;
+            }
         }
-        sizes.push_back(size);
-        if (size > best_size) {
-            best_size = size;
-            best = count;
-        }
-        ++count;
     }
+    // Component sizes, counted at the roots, in slot order.
+    std::vector<std::uint32_t> size(slots, 0);
+    std::uint32_t best = none, best_size = 0;
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (parent[s] != none) {
+            parent[s] = parent[parent[s]]; // roots come first, so this is the root
+            ++size[parent[s]];
+        }
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (size[s] > best_size) {
+            best_size = size[s];
+            best = s;
+        }
     std::vector<std::uint8_t> ocean(slots, 0);
     if (best == none) return ocean;
-    std::vector<std::uint8_t> is_ocean(sizes.size(), 0);
-    for (std::size_t c = 0; c < sizes.size(); ++c)
-        is_ocean[c] = c == best || double(sizes[c]) >= min_fraction * double(live);
-    for (std::uint32_t s = 0; s < slots; ++s)
-        ocean[s] = component[s] != none && is_ocean[component[s]];
+    for (std::uint32_t s = 0; s < slots; ++s) {
+        if (parent[s] == none) continue;
+        const std::uint32_t root = parent[s];
+        ocean[s] = root == best || double(size[root]) >= min_fraction * double(live);
+    }
     return ocean;
 }
 

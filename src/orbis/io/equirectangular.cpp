@@ -737,4 +737,46 @@ void draw_water(Image& image, const World& world, const Water_overlay& o) {
     }
 }
 
+Map_options default_map_options(const World& world, std::string_view layer) {
+    const Layer_base* base = world.find_layer(layer);
+    if (!base) throw std::invalid_argument("no layer '" + std::string(layer) + "'");
+    const Value_type tag = base->value_tag();
+    const bool integer =
+        tag == Value_type::int32 || tag == Value_type::uint32 || tag == Value_type::int64;
+    Map_options options;
+    options.hints = world.hints(layer);
+    options.colour_map = default_colour_map(options.hints, integer);
+    if (options.hints && options.hints->min && options.hints->max)
+        options.range = Value_range{*options.hints->min, *options.hints->max};
+    const Dict* terrain = world.layer(std::string_view("terrain"));
+    const Dict_value* sea = terrain ? terrain->find("sea_level") : nullptr;
+    options.sea_level = sea && sea->is<double>() ? sea->as<double>() : 0.0;
+    options.hillshade = options.colour_map == Colour_map_kind::terrain;
+    return options;
+}
+
+Map_options fixed_map_options(const World& world, std::string_view layer) {
+    Map_options options = default_map_options(world, layer);
+    if (options.range || options.colour_map == Colour_map_kind::terrain ||
+        options.colour_map == Colour_map_kind::categorical)
+        return options;
+    const Layer_base& base = *world.find_layer(layer);
+    options.range = with_value_type(base.value_tag(), [&]<class T>() -> std::optional<Value_range> {
+        if constexpr (Layer_scalar<T>) {
+            if (const auto* values = dynamic_cast<const Layer<T, Layer_type::vertex>*>(&base)) {
+                double lo = INFINITY, hi = -INFINITY;
+                for (const Vertex v : world.mesh().vertices()) {
+                    const double x = static_cast<double>((*values)[v]);
+                    if (!std::isfinite(x)) continue;
+                    lo = std::min(lo, x);
+                    hi = std::max(hi, x);
+                }
+                if (lo <= hi) return Value_range{lo, std::max(hi, lo + 1e-9)};
+            }
+        }
+        return std::nullopt;
+    });
+    return options;
+}
+
 } // namespace orbis::io

@@ -88,6 +88,17 @@ struct Map_options {
 Image render_equirectangular(const World& world, std::string_view layer_name,
                              const Map_options& options = {});
 
+/// The map of `layer` a viewer draws by default: the layer's hints, the colour map they choose
+/// (or its value kind: integer layers are categorical), the hints' range when they give one, sea
+/// level from the "terrain" Dict and hill shading on the terrain map. `hints` points into
+/// `world`. \throws std::invalid_argument when `world` has no typed layer `layer`.
+Map_options default_map_options(const World& world, std::string_view layer);
+
+/// default_map_options with, for a continuous map (viridis, magma, turbo, diverging) whose hints
+/// give no range, the range of the layer's finite values in `world` fixed, so that in a sequence
+/// of frames a colour keeps its value. O(vertices).
+Map_options fixed_map_options(const World& world, std::string_view layer);
+
 /// What draw_water draws over a map.
 struct Water_overlay {
     /// Rivers (river_features) as lines whose width grows with their discharge.

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// Plates that move (issue 18): one tectonics step at 100,000 and 1,000,000 vertices, split into
+// motion, boundary processes and mesh repair with the counts of flips, splits and collapses; the
+// same points triangulated from scratch by CGAL's Delaunay_triangulation_on_sphere_2 as the
+// yardstick; and the memory a kept timeline step costs beyond its neighbour.
+//
+// The world is the default pipeline's sphere, plates and elevation (no refine, so the vertex count
+// is the sphere's), run 10 steps first so the boundaries have their working shape; every
+// iteration then steps a copy-on-write copy of it, so only the step itself is timed.
+#include <orbis/core/world.hpp>
+#include <orbis/gen/module_registry.hpp>
+#include <orbis/gen/pipeline.hpp>
+#include <orbis/gen/tectonics_module.hpp>
+
+#include <CGAL/Delaunay_triangulation_on_sphere_2.h>
+#include <CGAL/Delaunay_triangulation_on_sphere_traits_2.h>
+#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+
+#include <benchmark/benchmark.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+
+namespace {
+
+using namespace orbis;
+using namespace orbis::gen;
+
+// The default pipeline's first three steps at n points, then 10 steps of tectonics (cached).
+const World& warmed_up(std::int64_t n) {
+    static std::map<std::int64_t, std::unique_ptr<World>> cache;
+    auto& slot = cache[n];
+    if (!slot) {
+        Pipeline pipeline = default_pipeline();
+        pipeline.steps.resize(3); // sphere, plates, elevation
+        pipeline.steps.front().params.set("count", n);
+        slot = std::make_unique<World>();
+        run_pipeline(*slot, pipeline, builtin_modules());
+        for (int i = 0; i < 10; ++i)
+            tectonic_step(*slot, Tectonics_params{});
+    }
+    return *slot;
+}
+
+void step(benchmark::State& state) {
+    const World& start = warmed_up(state.range(0));
+    Tectonic_step_stats total;
+    std::int64_t steps = 0;
+    for (auto _ : state) {
+        World world = start;
+        const Tectonic_step_stats s = tectonic_step(world, Tectonics_params{});
+        total.motion_ms += s.motion_ms;
+        total.boundary_ms += s.boundary_ms;
+        total.repair_ms += s.repair_ms;
+        total.substeps += s.substeps;
+        total.flips += s.flips;
+        total.splits += s.splits;
+        total.collapses += s.collapses;
+        ++steps;
+        state.PauseTiming();
+        world = World(); // freeing the copy's private chunks is not the step's cost
+        state.ResumeTiming();
+    }
+    const double n = double(steps);
+    state.counters["motion_ms"] = total.motion_ms / n;
+    state.counters["boundary_ms"] = total.boundary_ms / n;
+    state.counters["repair_ms"] = total.repair_ms / n;
+    state.counters["substeps"] = double(total.substeps) / n;
+    state.counters["flips"] = double(total.flips) / n;
+    state.counters["splits"] = double(total.splits) / n;
+    state.counters["collapses"] = double(total.collapses) / n;
+    state.counters["vertices"] = double(start.mesh().vertex_count());
+}
+
+// CGAL's spherical Delaunay triangulation of the same points, from scratch.
+void cgal_triangulation(benchmark::State& state) {
+    using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+    using Traits = CGAL::Delaunay_triangulation_on_sphere_traits_2<Kernel>;
+    using Triangulation = CGAL::Delaunay_triangulation_on_sphere_2<Traits>;
+    const World& world = warmed_up(state.range(0));
+    std::vector<Kernel::Point_3> points;
+    const auto& position = *world.layer(position_layer);
+    for (const Vertex v : world.mesh().vertices()) {
+        const glm::dvec3 p(position[v]);
+        const double length = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z);
+        points.emplace_back(p.x / length, p.y / length, p.z / length);
+    }
+    for (auto _ : state) {
+        Triangulation triangulation(Traits(Kernel::Point_3(CGAL::ORIGIN), 1.0));
+        triangulation.insert(points.begin(), points.end());
+        benchmark::DoNotOptimize(triangulation.number_of_faces());
+    }
+    state.counters["vertices"] = double(points.size());
+}
+
+// What keeping one more step in a timeline costs: the chunks a step writes that the step before
+// it does not share.
+void kept_step_memory(benchmark::State& state) {
+    const World& start = warmed_up(state.range(0));
+    double bytes = 0;
+    std::int64_t count = 0;
+    for (auto _ : state) {
+        World next = start;
+        tectonic_step(next, Tectonics_params{});
+        bytes += double(next.bytes_not_shared_with(start));
+        ++count;
+    }
+    state.counters["MB_per_kept_step"] = bytes / double(count) / 1e6;
+    state.counters["MB_world"] = double(start.memory().bytes) / 1e6;
+}
+
+void sizes(benchmark::internal::Benchmark* b) {
+    b->ArgNames({"n"});
+    b->Arg(100'000)->Arg(1'000'000);
+    b->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true)->Iterations(1);
+}
+
+BENCHMARK(step)->Apply(sizes);
+BENCHMARK(cgal_triangulation)->Apply(sizes);
+BENCHMARK(kept_step_memory)
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
+
+} // namespace
+
+BENCHMARK_MAIN();

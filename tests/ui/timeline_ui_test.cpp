@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+// The Timeline dock in the real window: Play moves the plates off the GUI thread, Pause makes
+// the run one undo step, the slider scrubs back to a World equal to the start, undo and redo
+// are exact, the memory budget thins the kept steps and says so, and an edit ends the run.
+#include "ui/docks/layers_dock.hpp"
+#include "ui/docks/timeline_dock.hpp"
+#include "ui/document.hpp"
+#include "ui/live_water.hpp"
+#include "ui/main_window.hpp"
+#include "ui/viewport.hpp"
+#include "ui_support.hpp"
+
+#include "orbis/gen/tectonics_module.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QImage>
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QTest>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+namespace orbis::ui {
+namespace {
+
+// A small planet keeps 200 steps affordable on two busy cores (a step is tens of ms here).
+constexpr std::int64_t planet_points = 5000;
+constexpr std::int64_t run_steps = 200;
+// Generous caps for waits on state (never a measure of speed): two cores shared with builds.
+constexpr int patience_ms = 30 * 60 * 1000;
+
+class Timeline_ui_test : public ::testing::Test {
+protected:
+    void SetUp() override {
+        window_ = std::make_unique<Main_window>();
+        window_->resize(1100, 800);
+        window_->show();
+        ASSERT_TRUE(QTest::qWaitForWindowExposed(window_.get()));
+    }
+    void TearDown() override { window_.reset(); }
+    void open(const World& w) {
+        window_->set_document(w, QString(), false);
+        settle();
+    }
+    void settle() {
+        window_->viewport()->finish_scene();
+        QApplication::processEvents();
+    }
+    // The whole window (the dock's label included) saved as `name`; returns the viewport's
+    // pixels, which must show a planet.
+    QImage screenshot(const QString& name) {
+        settle();
+        window_->grab().save(testing::screenshot_path(name));
+        return window_->viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+    }
+    // Waits until the dock keeps `count` steps (or stopped playing, which fails the test).
+    bool wait_for_kept(std::size_t count) {
+        return QTest::qWaitFor(
+                   [&] { return dock()->kept().count() >= count || !dock()->playing(); },
+                   patience_ms) &&
+               dock()->kept().count() >= count;
+    }
+    // Waits until the step in the making (if any) is done.
+    bool wait_idle() {
+        return QTest::qWaitFor([&] { return !dock()->busy(); }, patience_ms);
+    }
+    Timeline_dock* dock() const { return window_->timeline_dock(); }
+    const World& world() const { return *window_->world(); }
+    int undo_count() const { return window_->undo_stack()->count(); }
+    std::unique_ptr<Main_window> window_;
+};
+
+// Pixels of `image` that differ from its corner (the background): the planet.
+int planet_pixels(const QImage& image) {
+    const QRgb background = image.pixel(2, 2);
+    int n = 0;
+    for (int y = 0; y < image.height(); y += 4)
+        for (int x = 0; x < image.width(); x += 4) {
+            const QRgb p = image.pixel(x, y);
+            n += std::max({std::abs(qRed(p) - qRed(background)),
+                           std::abs(qGreen(p) - qGreen(background)),
+                           std::abs(qBlue(p) - qBlue(background))}) > 8;
+        }
+    return n;
+}
+
+TEST_F(Timeline_ui_test, PlayPauseScrubUndoAndRedoAreExact) {
+    const World start = testing::small_world(planet_points);
+    open(start);
+    window_->layers_dock()->set_shown_layer("plate_id");
+    ASSERT_NE(dock(), nullptr);
+    EXPECT_FALSE(dock()->isVisible()) << "hidden until asked for";
+    QAction* show = window_->action("show_timeline");
+    ASSERT_NE(show, nullptr);
+    EXPECT_EQ(show->shortcut(), QKeySequence(QStringLiteral("Ctrl+T")));
+    show->trigger();
+    EXPECT_TRUE(dock()->isVisible());
+    // Room for every step: this test is about scrubbing, the other one about thinning.
+    dock()->set_memory_budget(std::size_t{2} << 30);
+    const bool water_on = window_->live_water().enabled();
+    const int steps_before = undo_count();
+    const QImage first = screenshot("timeline_step_000");
+    EXPECT_GT(planet_pixels(first), 1000) << "the window shows a planet";
+
+    QTest::mouseClick(dock()->findChild<QPushButton*>("timeline_play"), Qt::LeftButton);
+    EXPECT_TRUE(dock()->playing());
+    EXPECT_FALSE(window_->live_water().enabled()) << "no water every step while playing";
+    ASSERT_TRUE(wait_for_kept(run_steps + 1)) << "stopped at " << dock()->kept().count();
+    auto* play = dock()->findChild<QPushButton*>("timeline_play");
+    EXPECT_EQ(play->text(), "Pause");
+    QTest::mouseClick(play, Qt::LeftButton);
+    EXPECT_FALSE(dock()->playing());
+    EXPECT_EQ(play->text(), "Play");
+    EXPECT_EQ(window_->live_water().enabled(), water_on) << "live water is back as it was";
+    ASSERT_TRUE(wait_idle());
+    window_->live_water().finish();
+    settle();
+    const std::size_t kept = dock()->kept().count();
+    EXPECT_EQ(undo_count(), steps_before + 1) << "the run is one undo step";
+    EXPECT_EQ(dock()->kept().thinning(), 1) << "200 steps of 5,000 points fit in 2 GiB";
+    std::cout << "[ timeline ] " << kept << " steps kept in "
+              << double(dock()->kept().bytes()) / double(1 << 20) << " MiB\n";
+    EXPECT_EQ(dock()->shown(), kept - 1);
+    EXPECT_FALSE(world() == start) << "the plates moved";
+    EXPECT_TRUE(world().mesh().validate() == std::nullopt);
+    // The provenance says what ran: one tectonics step of as many steps as were kept.
+    int tectonics_records = 0;
+    for (const Step_record& r : world().provenance().steps) {
+        if (r.module != "tectonics") continue;
+        ++tectonics_records;
+        EXPECT_EQ(r.params.at("steps").as<std::int64_t>(), dock()->kept().step_at(kept - 1));
+    }
+    EXPECT_EQ(tectonics_records, 1);
+    const World end = world();
+    // Paused, nothing changes any more.
+    QApplication::processEvents();
+    EXPECT_EQ(dock()->kept().count(), kept);
+    EXPECT_TRUE(world() == end);
+    const QImage last = screenshot("timeline_step_200");
+    EXPECT_GT(planet_pixels(last), 1000);
+    const QString label = dock()->findChild<QLabel*>("timeline_label")->text();
+    EXPECT_TRUE(label.startsWith(QString("step %1 of %1").arg(dock()->kept().step_at(kept - 1))))
+        << label.toStdString();
+
+    // The slider scrubs between kept steps at once.
+    auto* slider = dock()->findChild<QSlider*>("timeline_slider");
+    ASSERT_NE(slider, nullptr);
+    EXPECT_EQ(slider->maximum(), int(kept) - 1);
+    slider->setValue(int(dock()->kept().index_at_or_before(100)));
+    EXPECT_TRUE(world() == dock()->kept().world_at(dock()->shown()));
+    EXPECT_EQ(dock()->kept().step_at(dock()->shown()), 100);
+    const QImage middle = screenshot("timeline_step_100");
+    EXPECT_GT(planet_pixels(middle), 1000);
+    slider->setValue(0);
+    EXPECT_TRUE(world() == start) << "step 0 is the world before the run";
+    EXPECT_EQ(undo_count(), steps_before + 1) << "scrubbing adds no step";
+    screenshot("timeline_step_000_scrubbed");
+    slider->setValue(slider->maximum());
+    EXPECT_TRUE(world() == dock()->kept().world_at(kept - 1));
+    window_->live_water().finish();
+    settle();
+    const World shown = world();
+
+    // Undo takes the whole run back, redo brings the step shown.
+    window_->undo_stack()->undo();
+    settle();
+    EXPECT_TRUE(world() == start);
+    EXPECT_FALSE(dock()->current());
+    window_->undo_stack()->redo();
+    settle();
+    EXPECT_TRUE(world() == shown);
+    EXPECT_TRUE(dock()->current()) << "redo brings the run back to the slider";
+}
+
+TEST_F(Timeline_ui_test, StepsThinOverBudgetAndAnEditEndsTheRun) {
+    const World start = testing::small_world(3000);
+    open(start);
+    // Water would join each step a moment later: the checks below compare the steps exactly.
+    window_->live_water().set_enabled(false);
+    window_->action("show_timeline")->trigger();
+    auto* step = dock()->findChild<QPushButton*>("timeline_step");
+    ASSERT_NE(step, nullptr);
+    for (std::size_t n = 2; n <= 9; ++n) {
+        QTest::mouseClick(step, Qt::LeftButton);
+        ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= n; }, patience_ms));
+        ASSERT_TRUE(wait_idle());
+        EXPECT_TRUE(world() == dock()->kept().world_at(n - 1)) << "each step is shown";
+    }
+    EXPECT_EQ(undo_count(), 1) << "steps of one run are one undo step";
+    // A budget below what the eight steps hold keeps every 2nd step, and the label says so.
+    dock()->set_memory_budget(dock()->kept().bytes() - 1);
+    EXPECT_EQ(dock()->kept().thinning(), 2);
+    EXPECT_EQ(dock()->kept().step_at(0), 0);
+    EXPECT_EQ(dock()->kept().step_at(dock()->kept().count() - 1), 8);
+    const QString label = dock()->findChild<QLabel*>("timeline_label")->text();
+    EXPECT_NE(label.indexOf("keeping every 2nd step"), -1) << label.toStdString();
+    window_->live_water().finish();
+    screenshot("timeline_thinned");
+
+    // The kept steps as frames: one map per kept step, named by its step number.
+    const QString frames =
+        QFileInfo(testing::screenshot_path("timeline_frames")).dir().filePath("timeline_frames");
+    QDir(frames).removeRecursively();
+    QDir().mkpath(frames);
+    EXPECT_TRUE(dock()->export_frames(frames, "discharge").has_value()) << "not a vertex layer";
+    ASSERT_EQ(dock()->export_frames(frames, "elevation"), std::nullopt);
+    dock()->finish_export();
+    QStringList expected;
+    for (std::size_t i = 0; i < dock()->kept().count(); ++i)
+        expected << QString("frame_%1.png").arg(dock()->kept().step_at(i), 4, 10, QChar('0'));
+    EXPECT_EQ(QDir(frames).entryList(QDir::Files, QDir::Name), expected);
+    const QImage frame(QDir(frames).filePath(expected.back()));
+    EXPECT_EQ(frame.size(), QSize(1024, 512));
+
+    // An edit ends the run; Play or Step starts a new one from the edited world.
+    ASSERT_TRUE(window_->set_value("elevation", 0, "1234"));
+    EXPECT_FALSE(dock()->current());
+    EXPECT_EQ(undo_count(), 2);
+    const World edited = world();
+    QTest::mouseClick(step, Qt::LeftButton);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() == 2; }, patience_ms));
+    ASSERT_TRUE(wait_idle());
+    EXPECT_TRUE(dock()->kept().world_at(0) == edited);
+    EXPECT_EQ(undo_count(), 3);
+    window_->undo_stack()->undo();
+    settle();
+    EXPECT_TRUE(world() == edited);
+
+    // Undo while playing ends the run: the step in the making is dropped, nothing follows.
+    dock()->play();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= 3 || !dock()->playing(); },
+                                patience_ms));
+    ASSERT_TRUE(dock()->playing());
+    window_->undo_stack()->undo();
+    EXPECT_FALSE(dock()->playing());
+    EXPECT_FALSE(dock()->current());
+    ASSERT_TRUE(wait_idle());
+    QApplication::processEvents();
+    EXPECT_TRUE(world() == edited);
+    EXPECT_EQ(window_->undo_stack()->index(), 2) << "the run can be redone";
+}
+
+} // namespace
+} // namespace orbis::ui

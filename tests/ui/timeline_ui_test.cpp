@@ -10,6 +10,7 @@
 #include "ui/viewport.hpp"
 #include "ui_support.hpp"
 
+#include "orbis/gen/plates_module.hpp"
 #include "orbis/gen/tectonics_module.hpp"
 
 #include <QAction>
@@ -29,6 +30,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <vector>
 
 namespace orbis::ui {
 namespace {
@@ -248,6 +250,47 @@ TEST_F(Timeline_ui_test, StepsThinOverBudgetAndAnEditEndsTheRun) {
     QApplication::processEvents();
     EXPECT_TRUE(world() == edited);
     EXPECT_EQ(window_->undo_stack()->index(), 2) << "the run can be redone";
+}
+
+TEST_F(Timeline_ui_test, RiftPlateSplitsAPlateInTheNextStep) {
+    const World start = testing::small_world(3000);
+    open(start);
+    window_->live_water().set_enabled(false);
+    window_->action("show_timeline")->trigger();
+    const std::size_t plates = gen::read_plates(start).size();
+    // Refused with the reason, nothing run.
+    const auto refused = dock()->rift(std::int32_t(plates));
+    ASSERT_TRUE(refused.has_value());
+    EXPECT_NE(refused->indexOf("No plate"), -1) << refused->toStdString();
+    EXPECT_EQ(undo_count(), 0);
+    EXPECT_TRUE(world() == start);
+
+    // The biggest plate splits in two.
+    std::vector<std::size_t> counts(plates, 0);
+    const auto& plate_id = *start.layer(gen::plate_id_layer);
+    for (const Vertex v : start.mesh().vertices())
+        ++counts[std::size_t(plate_id[v])];
+    const auto big = std::int32_t(std::max_element(counts.begin(), counts.end()) - counts.begin());
+    ASSERT_EQ(dock()->rift(big), std::nullopt);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= 2; }, patience_ms));
+    ASSERT_TRUE(wait_idle());
+    EXPECT_EQ(gen::read_plates(world()).size(), plates + 1);
+    std::size_t old_side = 0, new_side = 0;
+    for (const Vertex v : world().mesh().vertices()) {
+        old_side += (*world().layer(gen::plate_id_layer))[v] == big;
+        new_side += (*world().layer(gen::plate_id_layer))[v] == std::int32_t(plates);
+    }
+    EXPECT_GT(old_side, 0u);
+    EXPECT_GT(new_side, 0u);
+    EXPECT_EQ(undo_count(), 1) << "the rift is a step of the run";
+    // The next step rifts nothing more.
+    dock()->step();
+    ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= 3; }, patience_ms));
+    ASSERT_TRUE(wait_idle());
+    EXPECT_EQ(gen::read_plates(world()).size(), plates + 1);
+    window_->undo_stack()->undo();
+    settle();
+    EXPECT_TRUE(world() == start);
 }
 
 } // namespace

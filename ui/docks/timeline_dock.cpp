@@ -7,15 +7,16 @@
 #include "ui/live_water.hpp"
 
 #include "orbis/core/colour_map.hpp"
+#include "orbis/gen/plates_module.hpp"
 #include "orbis/gen/tectonics_module.hpp"
 #include "orbis/io/equirectangular.hpp"
 #include "orbis/io/png.hpp"
-#include "orbis/render/layer_stats.hpp"
 
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFutureWatcher>
 #include <QGridLayout>
+#include <QInputDialog>
 #include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -71,13 +72,15 @@ double simulated_time(const World& world) {
 // tectonics with these parameters but for `steps`, that record is extended instead of a new
 // one added, so that a re-run of it from the world before the run gives the same world.
 // \throws std::runtime_error as the module does, or when it is missing.
-void advance(World& world, double dt) {
+void advance(World& world, double dt, std::optional<std::int32_t> rift) {
     const auto* module =
         dynamic_cast<const gen::Tectonics_module*>(editor_modules().find("tectonics"));
     if (!module) throw std::runtime_error("the tectonics module is not available");
     Dict given;
     given.set("steps", std::int64_t(1));
     given.set("dt", dt);
+    // A rift is a step of its own in the provenance: its parameters differ from the run's.
+    if (rift) given.set("rift", std::to_string(*rift));
     const Dict params = gen::complete_parameters(*module, given);
     const auto& steps = world.provenance().steps;
     if (!steps.empty() && steps.back().module == module->name()) {
@@ -165,6 +168,9 @@ Timeline_dock::Timeline_dock(Document& document, Live_water& water, QWidget* win
     step_ = new QPushButton(tr("Step"), body);
     step_->setObjectName("timeline_step");
     step_->setToolTip(tr("Move the plates by one step"));
+    rift_button_ = new QPushButton(tr("Rift Plate…"), body);
+    rift_button_->setObjectName("timeline_rift");
+    rift_button_->setToolTip(tr("Split a plate in two along a random great circle, then step"));
     export_ = new QPushButton(tr("Export Frames…"), body);
     export_->setObjectName("timeline_export");
     export_->setToolTip(tr("Write every kept step as a map of the elevation (PNG), for a video"));
@@ -202,9 +208,10 @@ Timeline_dock::Timeline_dock(Document& document, Live_water& water, QWidget* win
     grid->addWidget(dt_, 0, 5);
     grid->addWidget(new QLabel(tr("Keep"), body), 0, 6);
     grid->addWidget(budget_, 0, 7);
-    grid->addWidget(export_, 0, 8);
-    grid->addWidget(slider_, 1, 0, 1, 9);
-    grid->addWidget(label_, 2, 0, 1, 9);
+    grid->addWidget(rift_button_, 0, 8);
+    grid->addWidget(export_, 0, 9);
+    grid->addWidget(slider_, 1, 0, 1, 10);
+    grid->addWidget(label_, 2, 0, 1, 10);
     grid->setRowStretch(3, 1);
     setWidget(body);
 
@@ -216,6 +223,18 @@ Timeline_dock::Timeline_dock(Document& document, Live_water& water, QWidget* win
     connect(play_, &QPushButton::clicked, this, [this] { playing_ ? pause() : play(); });
     connect(step_, &QPushButton::clicked, this, &Timeline_dock::step);
     connect(&state_->frames, &QFutureWatcher<QString>::finished, this, &Timeline_dock::take_frames);
+    connect(rift_button_, &QPushButton::clicked, this, [this] {
+        const std::size_t count = plate_count();
+        if (count == 0) {
+            Q_EMIT message(tr("No plates to rift: run the plates module first"));
+            return;
+        }
+        bool ok = false;
+        const int plate = QInputDialog::getInt(this, tr("Rift Plate"), tr("Plate to split:"), 0, 0,
+                                               int(count) - 1, 1, &ok);
+        if (!ok) return;
+        if (const auto why = rift(plate)) Q_EMIT message(*why);
+    });
     connect(export_, &QPushButton::clicked, this, [this] {
         if (timeline_.empty()) return;
         const World& first = timeline_.world_at(0);
@@ -326,6 +345,25 @@ void Timeline_dock::step() {
     update_controls();
 }
 
+std::size_t Timeline_dock::plate_count() const {
+    const World* world = document_.world();
+    try {
+        return world ? gen::read_plates(*world).size() : 0;
+    } catch (const std::exception&) {
+        return 0; // no "plates" Dict, or one the module would refuse
+    }
+}
+
+std::optional<QString> Timeline_dock::rift(std::int32_t plate) {
+    const std::size_t count = plate_count();
+    if (count == 0) return tr("No plates to rift: run the plates module first");
+    if (plate < 0 || std::size_t(plate) >= count)
+        return tr("No plate %1: the plates are 0 to %2").arg(plate).arg(count - 1);
+    rift_ = plate;
+    step();
+    return std::nullopt;
+}
+
 void Timeline_dock::show_step(std::size_t index) {
     if (!current() || index >= timeline_.count()) return;
     pause();
@@ -403,10 +441,11 @@ void Timeline_dock::start_step() {
     s.drop = false;
     s.step = timeline_.step_at(shown_) + 1;
     s.started = Clock::now();
-    auto job = [start = timeline_.world_at(shown_), dt = dt_->value()]() mutable {
+    auto job = [start = timeline_.world_at(shown_), dt = dt_->value(),
+                rift = std::exchange(rift_, std::nullopt)]() mutable {
         auto result = std::make_shared<State::Result>();
         try {
-            advance(start, dt);
+            advance(start, dt, rift);
             result->world = std::move(start);
         } catch (const std::exception& e) {
             result->error = QString::fromStdString(e.what());
@@ -502,6 +541,7 @@ void Timeline_dock::update_controls() {
     play_->setText(playing_ ? tr("Pause") : tr("Play"));
     play_->setEnabled(world);
     step_->setEnabled(world && !playing_);
+    rift_button_->setEnabled(world && !playing_);
     export_->setEnabled(!timeline_.empty() && !state_->exporting);
     {
         const QSignalBlocker block(slider_);

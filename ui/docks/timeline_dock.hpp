@@ -50,6 +50,10 @@ public:
     void step();
     /// Shows kept step `index` (< kept().count()) as the run's result, at once.
     void show_step(std::size_t index);
+    /// Splits plate `plate` of the step shown along a random great circle at the start of the
+    /// next step (the tectonics module's `rift`), then computes that step (as step()). Returns
+    /// why not: the world has no plates, or no plate `plate`.
+    std::optional<QString> rift(std::int32_t plate);
     /// Steps per second while playing; 0 for as fast as they are computed.
     void set_speed(int steps_per_second);
     /// The memory budget of the kept steps in bytes (not remembered: tests call it).
@@ -93,13 +97,15 @@ private:
     void stop_playing();
     void document_changed();
     void update_controls();
+    std::size_t plate_count() const; // of the world shown; 0 without a usable "plates" Dict
 
     Document& document_;
     Live_water& water_;
     edit::Timeline timeline_;
     std::size_t shown_ = 0;
-    std::uint64_t gesture_ = 0;     // tags the run's undo step; 0 before its first step
-    std::uint64_t base_serial_ = 0; // the document state the run started from
+    std::optional<std::int32_t> rift_; // a plate to split in the next step
+    std::uint64_t gesture_ = 0;        // tags the run's undo step; 0 before its first step
+    std::uint64_t base_serial_ = 0;    // the document state the run started from
     bool playing_ = false;
     bool water_was_on_ = false;
     bool showing_ = false; // the document changes because this dock said so
@@ -108,6 +114,7 @@ private:
 
     QPushButton* play_ = nullptr;
     QPushButton* step_ = nullptr;
+    QPushButton* rift_button_ = nullptr;
     QPushButton* export_ = nullptr;
     QSpinBox* speed_ = nullptr;
     QDoubleSpinBox* dt_ = nullptr;

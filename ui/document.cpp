@@ -35,6 +35,7 @@ void Document::reset(World world, const QString& path, bool modified) {
     const bool first = !world_;
     world_ = std::move(world);
     ++serial_;
+    ++instance_;
     path_ = path;
     undo_stack_->clear();
     unsaved_base_ = modified;
@@ -49,6 +50,51 @@ void Document::mark_saved(const QString& path) {
     path_ = QFileInfo(path).absoluteFilePath();
     unsaved_base_ = false;
     undo_stack_->setClean();
+    Q_EMIT modified_changed();
+}
+
+void Document::mark_saved(const QString& path, const World& snapshot) {
+    if (io::format_of(path.toStdString()) != io::File_format::world || !world_) return;
+    // The states of the history: index 0 is the first step's start, index i the end of step i.
+    const int count = undo_stack_->count();
+    const int index = undo_stack_->index();
+    auto state = [this, count](int i) -> const World& {
+        if (count == 0) return *world_;
+        const auto* c = static_cast<const World_command*>(undo_stack_->command(i == 0 ? 0 : i - 1));
+        return i == 0 ? c->before() : c->after();
+    };
+    // The state shown now first, then outward from it: a save usually ends a step or two later.
+    int match = -1;
+    if (*world_ == snapshot) {
+        match = index;
+    } else {
+        for (int d = 1; match < 0 && (index - d >= 0 || index + d <= count); ++d) {
+            if (index - d >= 0 && state(index - d) == snapshot) {
+                match = index - d;
+            } else if (index + d <= count && state(index + d) == snapshot) {
+                match = index + d;
+            }
+        }
+    }
+    path_ = QFileInfo(path).absoluteFilePath();
+    if (match < 0) {
+        // The file holds a state the history lost: every state shown differs from the file.
+        unsaved_base_ = true;
+        undo_stack_->resetClean();
+        Q_EMIT modified_changed();
+        return;
+    }
+    unsaved_base_ = false;
+    if (match == index) {
+        undo_stack_->setClean();
+    } else {
+        // QUndoStack marks only its current index clean: visit `match` without showing it.
+        replaying_ = true;
+        undo_stack_->setIndex(match);
+        undo_stack_->setClean();
+        undo_stack_->setIndex(index);
+        replaying_ = false;
+    }
     Q_EMIT modified_changed();
 }
 

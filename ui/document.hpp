@@ -39,6 +39,9 @@ public:
     QUndoStack* undo_stack() const { return undo_stack_; }
     /// Changes with every state the document takes (to tell whether a job's start is current).
     std::uint64_t serial() const { return serial_; }
+    /// Changes whenever another world replaces the document (open, generate, New, restore), so
+    /// that a save started before does not mark the new one saved.
+    std::uint64_t instance() const { return instance_; }
 
     /// Why the document cannot be edited now (a module running on it), or nothing.
     std::optional<QString> check_edit() const;
@@ -50,6 +53,12 @@ public:
     void reset(World world, const QString& path, bool modified);
     /// Records that the document was saved to `path` (.orbis: it becomes the document's file).
     void mark_saved(const QString& path);
+    /// Records that `snapshot`, a state the document had, was saved to `path` (.orbis): the
+    /// document is clean exactly when it shows that state again (by undo or redo), so edits made
+    /// while a background save ran stay unsaved. When the history no longer holds that state
+    /// (trimmed, or another world replaced it), the document stays modified. O(steps × chunks)
+    /// at worst, usually O(chunks).
+    void mark_saved(const QString& path, const World& snapshot);
     /// Makes `after` the document's state as one undoable step called `text`. `delta` lists what
     /// changed (nothing: views rebuild). Steps of the same `kind` (not none) and `gesture` merge
     /// into one. Precondition: there is a world and check_edit() allows it.
@@ -103,6 +112,7 @@ private:
     QString path_;
     bool unsaved_base_ = false; // the document differs from its file before any step
     std::uint64_t serial_ = 0;
+    std::uint64_t instance_ = 0;
     std::uint64_t gesture_ = 0;
     bool replaying_ = false; // history being rebuilt: steps do not show states
     QString busy_;

@@ -2,6 +2,8 @@
 // The File menu: New, Open, Open Recent, Save, Save As, Export, Quit.
 #include "ui/file_actions.hpp"
 
+#include "ui/autosave.hpp"
+#include "ui/background_saver.hpp"
 #include "ui/dialogs/new_world_dialog.hpp"
 #include "ui/document.hpp"
 #include "ui/job_runner.hpp"
@@ -17,14 +19,19 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QImage>
+#include <QLocale>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProcess>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QTimer>
 
 namespace orbis::ui {
 
@@ -33,12 +40,45 @@ constexpr int max_recent = 8;
 } // namespace
 
 File_actions::File_actions(QMainWindow& window, Document& document, Job_runner& jobs,
-                           Viewport& viewport)
+                           Viewport& viewport, Background_saver& saver, Autosave& autosave)
     : QObject(&window)
     , window_(window)
     , document_(document)
     , jobs_(jobs)
-    , viewport_(viewport) {}
+    , viewport_(viewport)
+    , saver_(saver)
+    , autosave_(autosave) {
+    save_progress_ = new QProgressBar(&window_);
+    save_progress_->setObjectName("save_progress");
+    save_progress_->setRange(0, 100);
+    save_progress_->setMaximumWidth(220);
+    save_progress_->hide();
+    window_.statusBar()->addPermanentWidget(save_progress_);
+    save_progress_timer_ = new QTimer(this);
+    save_progress_timer_->setInterval(100);
+    connect(save_progress_timer_, &QTimer::timeout, this, &File_actions::show_save_progress);
+    connect(&saver_, &Background_saver::started, this, [this] {
+        show_save_progress();
+        save_progress_timer_->start();
+    });
+    connect(&saver_, &Background_saver::finished, this, &File_actions::save_finished);
+    connect(&autosave_, &Autosave::failed, this,
+            [this](const QString& why) { message(why, 10000); });
+}
+
+void File_actions::show_save_progress() {
+    const QString path = saver_.current_path();
+    if (path.isEmpty()) {
+        save_progress_->hide();
+        save_progress_timer_->stop();
+        return;
+    }
+    const bool autosave = saver_.busy(Save_purpose::autosave) && !saver_.busy(Save_purpose::save);
+    save_progress_->setFormat(
+        (autosave ? tr("Autosaving… %p%") : tr("Saving %1… %p%").arg(QFileInfo(path).fileName())));
+    save_progress_->setValue(int(saver_.progress() * 100.0));
+    save_progress_->show();
+}
 
 void File_actions::message(const QString& text, int ms) {
     window_.statusBar()->showMessage(text, ms);
@@ -82,14 +122,17 @@ void File_actions::add_to(QMenu* menu) {
     recent_menu_->setObjectName("recent_menu");
     menu->addSeparator();
     make(
-        "save", tr("&Save"), [this] { save(); }, QKeySequence::Save, QStyle::SP_DialogSaveButton);
+        "save", tr("&Save"), [this] { save(false); }, QKeySequence::Save,
+        QStyle::SP_DialogSaveButton);
     make(
-        "save_as", tr("Save &As…"), [this] { save_as(); }, QKeySequence::SaveAs);
+        "save_as", tr("Save &As…"), [this] { save_as(false); }, QKeySequence::SaveAs);
     into = menu->addMenu(tr("&Export"));
     make("export_ply", tr("Export &PLY…"), [this] { export_as(tr("PLY meshes (*.ply)"), "ply"); });
     make("export_obj", tr("Export &OBJ…"), [this] { export_as(tr("OBJ meshes (*.obj)"), "obj"); });
     make("export_png", tr("Export View as P&NG…"), [this] { export_png(); });
     into = menu;
+    menu->addSeparator();
+    menu->addAction(autosave_.interval_action(&window_));
     menu->addSeparator();
     make(
         "quit", tr("&Quit"), [this] { window_.close(); }, QKeySequence::Quit);
@@ -134,33 +177,54 @@ bool File_actions::open_file(const QString& path) {
     }
 }
 
+bool File_actions::start_save(const QString& path) {
+    if (!document_.world()) return false;
+    const std::uint64_t ticket =
+        saver_.start(*document_.world(), QFileInfo(path).absoluteFilePath(), Save_purpose::save);
+    save_documents_.insert(ticket, document_.instance());
+    message(tr("Saving %1…").arg(QFileInfo(path).fileName()), 0);
+    return true;
+}
+
 bool File_actions::save_to(const QString& path) {
     if (!document_.world()) return false;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        io::save_any(*document_.world(), path.toStdString());
-        QApplication::restoreOverrideCursor();
-        document_.mark_saved(path);
-        if (io::format_of(path.toStdString()) == io::File_format::world)
-            add_recent(document_.path());
-        QSettings().setValue("last_folder", QFileInfo(path).absolutePath());
-        message(tr("Saved %1").arg(QFileInfo(path).fileName()));
-        return true;
-    } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        report_error(tr("Cannot save %1").arg(QFileInfo(path).fileName()),
-                     QString::fromStdString(e.what()));
-        return false;
+    const std::uint64_t ticket =
+        saver_.start(*document_.world(), QFileInfo(path).absoluteFilePath(), Save_purpose::save);
+    save_documents_.insert(ticket, document_.instance());
+    saver_.wait(); // saves run in order: when none is left, this one has ended
+    return save_outcomes_.take(ticket);
+}
+
+void File_actions::finish_saves() { saver_.wait(); }
+
+void File_actions::save_finished(const Save_result& result) {
+    if (!saver_.busy()) show_save_progress();
+    if (result.purpose != Save_purpose::save) return;
+    const std::uint64_t instance = save_documents_.take(result.ticket);
+    const QString name = QFileInfo(result.path).fileName();
+    save_outcomes_.insert(result.ticket, result.error.isEmpty());
+    if (!result.error.isEmpty()) {
+        report_error(tr("Cannot save %1").arg(name), result.error);
+        return;
     }
+    // A save of a world the document no longer shows (another was opened meanwhile) is a file
+    // like any other: it does not make the new document clean.
+    if (instance == document_.instance()) document_.mark_saved(result.path, result.snapshot);
+    if (io::format_of(result.path.toStdString()) == io::File_format::world) add_recent(result.path);
+    QSettings().setValue("last_folder", QFileInfo(result.path).absolutePath());
+    message(document_.modified() && instance == document_.instance() &&
+                    io::format_of(result.path.toStdString()) == io::File_format::world
+                ? tr("Saved %1 (edits made during the save are not in it)").arg(name)
+                : tr("Saved %1").arg(name));
 }
 
-bool File_actions::save() {
+bool File_actions::save(bool wait) {
     const QString& path = document_.path();
-    if (path.isEmpty() || QFileInfo(path).suffix().toLower() != "orbis") return save_as();
-    return save_to(path);
+    if (path.isEmpty() || QFileInfo(path).suffix().toLower() != "orbis") return save_as(wait);
+    return wait ? save_to(path) : start_save(path);
 }
 
-bool File_actions::save_as() {
+bool File_actions::save_as(bool wait) {
     if (!document_.world()) return false;
     const QString& current = document_.path();
     QString start = current.isEmpty() ? last_folder() + "/world.orbis" : current;
@@ -170,7 +234,7 @@ bool File_actions::save_as() {
                                                 tr("Orbis worlds (*.orbis)"));
     if (path.isEmpty()) return false;
     if (QFileInfo(path).suffix().isEmpty()) path += ".orbis";
-    return save_to(path);
+    return wait ? save_to(path) : start_save(path);
 }
 
 void File_actions::export_as(const QString& filter, const QString& suffix) {
@@ -181,7 +245,7 @@ void File_actions::export_as(const QString& filter, const QString& suffix) {
                                                 last_folder() + "/" + base + "." + suffix, filter);
     if (path.isEmpty()) return;
     if (QFileInfo(path).suffix().toLower() != suffix) path += "." + suffix;
-    save_to(path);
+    start_save(path);
 }
 
 void File_actions::export_png() {
@@ -205,12 +269,65 @@ void File_actions::export_png() {
 
 bool File_actions::maybe_save() {
     if (!document_.modified()) return true;
+    // Without dialogs (tests, scripts) nobody can answer: the changes are let go, as Discard.
+    if (qEnvironmentVariableIsSet("ORBIS_NO_DIALOGS")) return true;
     const auto answer = QMessageBox::warning(
         &window_, tr("Unsaved changes"),
         tr("The world has changes that are not saved. Save them first?"),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
-    if (answer == QMessageBox::Save) return save();
+    if (answer == QMessageBox::Save) return save(true);
     return answer == QMessageBox::Discard;
+}
+
+bool File_actions::offer_recovery(const std::vector<Recovery_entry>& entries) {
+    bool restored = false;
+    for (const Recovery_entry& e : entries) {
+        const QString name = e.document_path.isEmpty() ? tr("an untitled world")
+                                                       : QFileInfo(e.document_path).fileName();
+        QMessageBox box(QMessageBox::Question, tr("Recover unsaved work"),
+                        tr("Orbis ended without saving %1. Its work was autosaved on %2.")
+                            .arg(name, QLocale().toString(e.saved_at, QLocale::LongFormat)),
+                        QMessageBox::NoButton, &window_);
+        box.setInformativeText(e.document_path.isEmpty()
+                                   ? tr("Restore it?")
+                                   : tr("Restore it? (The file %1 is not changed until you save.)")
+                                         .arg(e.document_path));
+        QPushButton* restore_button = box.addButton(tr("&Restore"), QMessageBox::AcceptRole);
+        QPushButton* discard_button = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+        box.addButton(tr("&Later"), QMessageBox::RejectRole);
+        box.setDefaultButton(restore_button);
+        box.exec();
+        if (box.clickedButton() == discard_button) {
+            discard_recovery(e);
+        } else if (box.clickedButton() == restore_button) {
+            if (!restored) {
+                restored = restore(e);
+            } else {
+                QProcess::startDetached(QApplication::applicationFilePath(), {"--recover", e.id});
+            }
+        }
+    }
+    return restored;
+}
+
+bool File_actions::restore(const Recovery_entry& entry) {
+    try {
+        World world = io::load_any(entry.world_path.toStdString());
+        if (!world.layer(position_layer))
+            throw std::runtime_error("it has no 'position' layer to draw");
+        document_.reset(std::move(world), entry.document_path, true);
+        if (!autosave_.adopt(entry)) {
+            report_error(tr("Cannot recover"), tr("another Orbis window is recovering it"));
+            return false;
+        }
+        message(tr("Restored the work autosaved on %1")
+                    .arg(QLocale().toString(entry.saved_at, QLocale::ShortFormat)));
+        return true;
+    } catch (const std::exception& e) {
+        report_error(tr("Cannot recover %1").arg(entry.world_path),
+                     QString::fromStdString(e.what()));
+        return false;
+    }
 }
 
 void File_actions::add_recent(const QString& path) {

@@ -3,37 +3,64 @@
 // changes.
 #pragma once
 
+#include <QHash>
 #include <QObject>
 #include <QString>
 
+#include <cstdint>
 #include <functional>
+#include <vector>
 
 class QMainWindow;
 class QMenu;
 class QMimeData;
+class QProgressBar;
+class QTimer;
 
 namespace orbis::ui {
 
+class Autosave;
+class Background_saver;
 class Document;
 class Job_runner;
 class Viewport;
+struct Recovery_entry;
+struct Save_result;
 
 /// Opens, saves and exports the document with the window's dialogs. Every failure is reported
 /// in a message box (unless ORBIS_NO_DIALOGS is set) and the status bar, and the document stays
-/// as it was. Saves are atomic (the io library writes beside the target and renames).
+/// as it was. Saves are atomic (the io library writes beside the target and renames) and run in
+/// the background (Background_saver), with their progress in the status bar; the document is
+/// clean at the state a save wrote, so edits made meanwhile stay unsaved.
 class File_actions : public QObject {
     Q_OBJECT
 public:
-    /// File actions of `window`, for `document`; `jobs` generates new worlds.
-    File_actions(QMainWindow& window, Document& document, Job_runner& jobs, Viewport& viewport);
+    /// File actions of `window`, for `document`; `jobs` generates new worlds, `saver` writes
+    /// files and `autosave` keeps recovery files.
+    File_actions(QMainWindow& window, Document& document, Job_runner& jobs, Viewport& viewport,
+                 Background_saver& saver, Autosave& autosave);
 
     /// Creates the actions (new, open, save, save_as, export_*, quit: their object names) and
     /// fills `menu` with them and Open Recent.
     void add_to(QMenu* menu);
     /// Opens `path` (.orbis, .ply, .obj) as the document. Returns whether it opened.
     bool open_file(const QString& path);
-    /// Saves to `path` in the format its extension names. Returns whether it saved.
+    /// Saves to `path` in the format its extension names and waits for the write (the window
+    /// stays responsive meanwhile). Returns whether it saved.
     bool save_to(const QString& path);
+    /// Starts saving to `path` in the background; false without a world. The document is
+    /// marked saved (at the state written) when the write succeeds.
+    bool start_save(const QString& path);
+    /// Waits, with the window responsive, until no save or autosave runs or waits.
+    void finish_saves();
+    /// Offers to restore each of `entries` (a message box naming its file and autosave time;
+    /// Restore, Discard, or Later to ask at the next start). The first restored one becomes
+    /// the document; further ones open in new editor windows (`orbis --recover ID`).
+    /// Returns whether the document was restored.
+    bool offer_recovery(const std::vector<Recovery_entry>& entries);
+    /// Makes `entry` the document (its World exactly as autosaved, unsaved, under the name of
+    /// the file it came from) and this session's recovery. Returns whether it could.
+    bool restore(const Recovery_entry& entry);
     /// Asks whether to save unsaved changes; false when the user cancelled (or saving failed).
     bool maybe_save();
     /// The one local world file (.orbis, .ply, .obj) that `data` (a drag) carries, or empty.
@@ -42,8 +69,10 @@ public:
     void report_error(const QString& what, const QString& why);
 
 private:
-    bool save();
-    bool save_as();
+    bool save(bool wait);
+    bool save_as(bool wait);
+    void save_finished(const Save_result& result);
+    void show_save_progress();
     void export_as(const QString& filter, const QString& suffix);
     void export_png();
     void add_recent(const QString& path);
@@ -55,7 +84,13 @@ private:
     Document& document_;
     Job_runner& jobs_;
     Viewport& viewport_;
+    Background_saver& saver_;
+    Autosave& autosave_;
     QMenu* recent_menu_ = nullptr;
+    QProgressBar* save_progress_ = nullptr;
+    QTimer* save_progress_timer_ = nullptr;
+    QHash<std::uint64_t, std::uint64_t> save_documents_; // ticket -> Document::instance()
+    QHash<std::uint64_t, bool> save_outcomes_;           // ticket -> written (save_to reads it)
 };
 
 } // namespace orbis::ui

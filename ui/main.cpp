@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 // orbis: the editor. Opens the file given, or generates a world with the default pipeline.
+#include "ui/autosave.hpp"
+#include "ui/file_actions.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
 
@@ -69,8 +71,20 @@ int main(int argc, char** argv) {
         "Also load module plugins (*.so) from this folder (repeatable; ORBIS_MODULE_PATH and "
         "~/.local/share/orbis/modules are always searched).",
         "dir");
+    QCommandLineOption autosave_option(
+        "autosave-seconds",
+        "Autosave unsaved work to the recovery folder every N seconds in this session (0: never; "
+        "default: the preference, 300).",
+        "N");
+    QCommandLineOption recover_option(
+        "recover",
+        "Restore the autosaved work of recovery entry ID (the start-up question does "
+        "this for further entries).",
+        "ID");
     parser.addOption(screenshot_option);
     parser.addOption(plugins_option);
+    parser.addOption(autosave_option);
+    parser.addOption(recover_option);
     parser.process(app);
     std::vector<std::filesystem::path> plugin_folders;
     for (const QString& dir : parser.values(plugins_option))
@@ -80,8 +94,35 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "orbis: plugin refused: %s\n", refusal.c_str());
 
     orbis::ui::Main_window window;
+    if (parser.isSet(autosave_option)) {
+        bool ok = false;
+        const int seconds = parser.value(autosave_option).toInt(&ok);
+        if (!ok || !window.autosave().set_interval(seconds, false)) {
+            std::fprintf(stderr,
+                         "orbis: --autosave-seconds wants a number of seconds, 0 or more, "
+                         "not '%s'\n",
+                         qPrintable(parser.value(autosave_option)));
+            return 2;
+        }
+    }
     window.resize(1280, 800);
     window.show();
+    // Work an editor that died left behind comes first: the user decides before anything new
+    // is generated.
+    bool restored = false;
+    if (parser.isSet(recover_option)) {
+        const QString id = parser.value(recover_option);
+        for (const auto& entry : orbis::ui::find_recoverable())
+            if (entry.id == id) restored = window.files().restore(entry);
+        if (!restored)
+            window.statusBar()->showMessage(
+                QObject::tr("Nothing to recover under %1 (restored elsewhere or discarded)")
+                    .arg(id),
+                15000);
+    } else if (!parser.isSet(screenshot_option) && !qEnvironmentVariableIsSet("ORBIS_NO_DIALOGS")) {
+        const auto entries = orbis::ui::find_recoverable();
+        if (!entries.empty()) restored = window.files().offer_recovery(entries);
+    }
     if (!refused.empty())
         window.statusBar()->showMessage(
             QObject::tr("%n plugin(s) refused; see the terminal", "", int(refused.size())), 15000);
@@ -105,7 +146,9 @@ int main(int argc, char** argv) {
             });
     }
     const QStringList files = parser.positionalArguments();
-    if (!files.isEmpty()) {
+    if (restored) {
+        // The restored work is the document; a file named too waits for File > Open.
+    } else if (!files.isEmpty()) {
         window.open_file(files.front());
     } else {
         try {

@@ -3,6 +3,8 @@
 // menus and the status bar.
 #include "ui/main_window.hpp"
 
+#include "ui/autosave.hpp"
+#include "ui/background_saver.hpp"
 #include "ui/commands/set_value.hpp"
 #include "ui/dialogs/run_module_dialog.hpp"
 #include "ui/display_modes.hpp"
@@ -48,7 +50,9 @@ Main_window::Main_window(QWidget* parent)
     jobs_ = new Job_runner(*document_, this);
     live_water_ = new Live_water(*document_, this);
     viewport_ = new Viewport(this);
-    files_ = new File_actions(*this, *document_, *jobs_, *viewport_);
+    saver_ = new Background_saver(this);
+    autosave_ = new Autosave(*document_, *saver_, this);
+    files_ = new File_actions(*this, *document_, *jobs_, *viewport_, *saver_, *autosave_);
     selections_ = new Selection_actions(*this, *document_, *viewport_);
     viewport_->setObjectName("viewport");
     setCentralWidget(viewport_);
@@ -426,8 +430,11 @@ bool Main_window::open_file(const QString& path) { return files_->open_file(path
 bool Main_window::save_to(const QString& path) { return files_->save_to(path); }
 
 void Main_window::closeEvent(QCloseEvent* event) {
+    // A save under way ends first, so that the question below is about what it did not write.
+    files_->finish_saves();
     if (!files_->maybe_save()) return event->ignore();
     jobs_->cancel();
+    autosave_->remove(); // a normal close: nothing to recover
     save_settings();
     event->accept();
 }

@@ -26,6 +26,8 @@ struct Element;
 
 namespace orbis::ui {
 
+class Autosave;
+class Background_saver;
 class Document;
 class File_actions;
 class History_dock;
@@ -53,8 +55,15 @@ public:
     /// current document. Returns whether it opened.
     bool open_file(const QString& path);
     /// Saves the document to `path` in the format its extension names, atomically (.orbis
-    /// becomes the document's file; .ply and .obj are exports). Returns whether it saved.
+    /// becomes the document's file; .ply and .obj are exports), on a worker thread while the
+    /// window stays responsive, and waits for it. Returns whether it saved.
     bool save_to(const QString& path);
+    /// The File menu's actions (background saves, recovery).
+    File_actions& files() const { return *files_; }
+    /// The background writer of saves and autosaves.
+    Background_saver& saver() const { return *saver_; }
+    /// Autosave to the recovery folder.
+    Autosave& autosave() const { return *autosave_; }
     /// Starts generating a new world with `pipeline` off the GUI thread. False while a job runs.
     bool generate(const gen::Pipeline& pipeline);
     /// True while a generation or module run is under way.
@@ -146,6 +155,8 @@ private:
     Live_water* live_water_ = nullptr;
     QDoubleSpinBox* river_threshold_ = nullptr; // rivers drawn from this discharge (m³/s) up
     File_actions* files_ = nullptr;
+    Background_saver* saver_ = nullptr;
+    Autosave* autosave_ = nullptr;
     Selection_actions* selections_ = nullptr;
     Viewport* viewport_ = nullptr;
     Layers_dock* layers_ = nullptr;

@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <csignal>
 
@@ -45,6 +47,34 @@ std::string contents(const fs::path& p) {
 
 std::size_t files_in(const fs::path& dir) {
     return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), {}));
+}
+
+TEST(AtomicFile, ProgressGrowsToTheWholeFile) {
+    const fs::path p = scratch("progress.bin");
+    // More pieces than one writev takes, so that progress is told more than once.
+    std::vector<std::string> parts;
+    for (int i = 0; i < 3000; ++i)
+        parts.push_back(std::string(std::size_t(1 + i % 7), char('a' + i % 26)));
+    std::vector<std::span<const std::byte>> pieces;
+    std::uint64_t expected = 0;
+    for (const auto& part : parts) {
+        pieces.push_back(bytes_of(part));
+        expected += part.size();
+    }
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> told;
+    write_file_atomically(p, pieces, Sync::none, [&](std::uint64_t written, std::uint64_t total) {
+        told.emplace_back(written, total);
+    });
+    ASSERT_GE(told.size(), 3u);
+    EXPECT_EQ(told.front().first, 0u);
+    EXPECT_EQ(told.back().first, expected);
+    for (std::size_t i = 0; i < told.size(); ++i) {
+        EXPECT_EQ(told[i].second, expected);
+        if (i > 0) {
+            EXPECT_GE(told[i].first, told[i - 1].first);
+        }
+    }
+    EXPECT_EQ(contents(p).size(), expected);
 }
 
 TEST(AtomicFile, WritesAndReplaces) {

@@ -407,8 +407,9 @@ int main(int argc, char** argv) {
     format.setDepthBufferSize(24);
     QSurfaceFormat::setDefaultFormat(format);
     // Settings and dialogs of the user are not touched: a private config folder, no modal boxes.
-    QTemporaryDir config;
+    QTemporaryDir config, data;
     qputenv("XDG_CONFIG_HOME", config.path().toUtf8());
+    qputenv("XDG_DATA_HOME", data.path().toUtf8()); // recovery files too
     qputenv("ORBIS_NO_DIALOGS", "1");
     QApplication app(argc, argv);
     QApplication::setOrganizationName("Orbis");

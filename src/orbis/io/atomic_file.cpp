@@ -72,7 +72,8 @@ bool exchange(const std::filesystem::path& a, const std::filesystem::path& b) {
 } // namespace
 
 void write_file_atomically(const std::filesystem::path& path,
-                           std::span<const std::span<const std::byte>> pieces, Sync sync) {
+                           std::span<const std::span<const std::byte>> pieces, Sync sync,
+                           const Write_progress& progress) {
     const std::filesystem::path folder =
         path.has_parent_path() ? path.parent_path() : std::filesystem::path(".");
     std::error_code ec;
@@ -106,6 +107,13 @@ void write_file_atomically(const std::filesystem::path& path,
     // cost more than the copying.
     std::vector<iovec> batch;
     std::size_t next = 0;
+    std::uint64_t total = 0;
+    std::uint64_t written = 0;
+    if (progress) {
+        for (const auto& p : pieces)
+            total += p.size();
+        progress(0, total);
+    }
     while (next < pieces.size()) {
         batch.clear();
         for (; next < pieces.size() && batch.size() < IOV_MAX; ++next)
@@ -123,6 +131,8 @@ void write_file_atomically(const std::filesystem::path& path,
             }
             // Skip what was written, possibly part of a piece.
             auto done = static_cast<std::size_t>(n);
+            written += done;
+            if (progress) progress(written, total);
             while (first < batch.size() && done >= batch[first].iov_len)
                 done -= batch[first++].iov_len;
             if (first < batch.size()) {

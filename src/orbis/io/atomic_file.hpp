@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -16,14 +18,19 @@ enum class Sync {
     none, ///< leave flushing to the kernel (survives a crash of the process, not of the machine)
 };
 
+/// Told how far a write got: bytes written so far and in all. Called on the writing thread
+/// between system calls (about every IOV_MAX pieces), so it must be cheap and thread-safe.
+using Write_progress = std::function<void(std::uint64_t written, std::uint64_t total)>;
+
 /// Replaces `path` with `pieces` written one after another. The target is never half-written:
 /// the bytes go to a temporary file beside it, which is renamed over the target only when
 /// everything was written (and synced, with Sync::full); on any failure the temporary file is
 /// removed and the target is left as it was. \throws File_error naming the path and the
-/// system's reason (no space, no permission, ...).
+/// system's reason (no space, no permission, ...). `progress`, when set, hears how far the
+/// write got.
 void write_file_atomically(const std::filesystem::path& path,
                            std::span<const std::span<const std::byte>> pieces,
-                           Sync sync = Sync::full);
+                           Sync sync = Sync::full, const Write_progress& progress = {});
 
 /// A file's bytes, read into memory that was never zero-filled first (large files go to
 /// huge pages where the system has them), so that reading costs one copy from the page cache.

@@ -37,7 +37,11 @@ void save_any(const World& world, const std::filesystem::path& path,
               const Save_any_options& options) {
     switch (format_of(path)) {
     case File_format::world:
-        return save_world(world, path, {.compress = options.compress, .sync = options.sync});
+        return save_world(world, path,
+                          {.compress = options.compress,
+                           .level = 1,
+                           .sync = options.sync,
+                           .progress = options.progress});
     case File_format::ply:
         return save_ply(
             world, path,

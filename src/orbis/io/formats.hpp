@@ -23,9 +23,10 @@ File_format format_of(const std::filesystem::path& path);
 
 /// How save_any writes.
 struct Save_any_options {
-    bool compress = false;  ///< .orbis: zstd
-    bool ascii = false;     ///< .ply: ASCII instead of binary
-    Sync sync = Sync::full; ///< see write_file_atomically
+    bool compress = false;     ///< .orbis: zstd
+    bool ascii = false;        ///< .ply: ASCII instead of binary
+    Sync sync = Sync::full;    ///< see write_file_atomically
+    Write_progress progress{}; ///< .orbis: hears how far the write got
 };
 
 /// Loads `path` in the format its extension names. \throws File_error.

@@ -651,7 +651,7 @@ void save_world(const World& world, const std::filesystem::path& path,
     std::vector<Section> sections;
     std::vector<Bytes> owned;
     const auto pieces = file_pieces(snapshot, options, sections, owned);
-    write_file_atomically(path, pieces, options.sync);
+    write_file_atomically(path, pieces, options.sync, options.progress);
 }
 
 World read_world(std::span<const std::byte> file, const std::filesystem::path& name) {

@@ -21,9 +21,10 @@ inline constexpr std::uint32_t world_format_version = 2;
 
 /// Options for save_world.
 struct World_save_options {
-    bool compress = false;  ///< zstd-compress each section (smaller, slower)
-    int level = 1;          ///< zstd level when compressing (1 = fastest)
-    Sync sync = Sync::full; ///< see write_file_atomically
+    bool compress = false;     ///< zstd-compress each section (smaller, slower)
+    int level = 1;             ///< zstd level when compressing (1 = fastest)
+    Sync sync = Sync::full;    ///< see write_file_atomically
+    Write_progress progress{}; ///< hears how far the write got (see write_file_atomically)
 };
 
 /// One section of a world file as its table describes it.

@@ -51,7 +51,7 @@ File_actions::File_actions(QMainWindow& window, Document& document, Job_runner& 
     save_progress_ = new QProgressBar(&window_);
     save_progress_->setObjectName("save_progress");
     save_progress_->setRange(0, 100);
-    save_progress_->setMaximumWidth(220);
+    save_progress_->setMaximumWidth(160);
     save_progress_->hide();
     window_.statusBar()->addPermanentWidget(save_progress_);
     save_progress_timer_ = new QTimer(this);
@@ -73,9 +73,11 @@ void File_actions::show_save_progress() {
         save_progress_timer_->stop();
         return;
     }
+    // The message beside it names the file; the bar says how far, and whose write it is.
     const bool autosave = saver_.busy(Save_purpose::autosave) && !saver_.busy(Save_purpose::save);
-    save_progress_->setFormat(
-        (autosave ? tr("Autosaving… %p%") : tr("Saving %1… %p%").arg(QFileInfo(path).fileName())));
+    save_progress_->setFormat(autosave ? tr("Autosave %p%") : tr("%p%"));
+    save_progress_->setToolTip(autosave ? tr("Autosaving to %1").arg(path)
+                                        : tr("Saving %1").arg(path));
     save_progress_->setValue(int(saver_.progress() * 100.0));
     save_progress_->show();
 }

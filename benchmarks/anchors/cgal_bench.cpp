@@ -4,14 +4,11 @@
 // sequence per iteration on a fresh copy made outside the timed region (manual timing); every
 // result is validated once per benchmark and configuration.
 
+#include "cgal_edits.hpp"
 #include "workloads.hpp"
 
 #include <CGAL/Delaunay_triangulation_on_sphere_2.h>
-#include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <CGAL/Projection_on_sphere_traits_3.h>
-#include <CGAL/Surface_mesh.h>
-#include <CGAL/boost/graph/Euler_operations.h>
-#include <CGAL/boost/graph/helpers.h>
 #include <CGAL/boost/graph/iterator.h>
 #include <benchmark/benchmark.h>
 
@@ -29,42 +26,11 @@
 namespace {
 
 using namespace orbis::bench;
-using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
-using Point = Kernel::Point_3;
-using Mesh = CGAL::Surface_mesh<Point>;
-using Faces = std::vector<std::array<std::uint32_t, 3>>;
+using namespace orbis::bench::cgal;
 
 // As in sphere_input.cpp: exact predicates on the float-rounded points projected onto the sphere.
 using Sphere_triangulation =
     CGAL::Delaunay_triangulation_on_sphere_2<CGAL::Projection_on_sphere_traits_3<Kernel>>;
-
-std::size_t build_mesh(Mesh& mesh, const std::vector<std::array<double, 3>>& points,
-                       const Faces& faces) {
-    for (const auto& p : points)
-        mesh.add_vertex(Point(p[0], p[1], p[2]));
-    std::size_t refused = 0;
-    for (const auto& f : faces) {
-        const Mesh::Face_index added = mesh.add_face(
-            Mesh::Vertex_index(f[0]), Mesh::Vertex_index(f[1]), Mesh::Vertex_index(f[2]));
-        if (added == Mesh::null_face()) ++refused;
-    }
-    return refused;
-}
-
-// Euler characteristic, element counts and CGAL's own checks (is_valid, is_triangle_mesh); removed
-// elements must have been collected first.
-void validate(const Mesh& mesh, std::size_t vertices, std::size_t faces, const char* what) {
-    const std::string where = std::string("CGAL ") + what + ": ";
-    require(mesh.number_of_vertices() == vertices, where + "wrong vertex count");
-    require(mesh.number_of_faces() == faces, where + "wrong face count");
-    require(static_cast<long long>(mesh.number_of_vertices()) -
-                    static_cast<long long>(mesh.number_of_edges()) +
-                    static_cast<long long>(mesh.number_of_faces()) ==
-                2,
-            where + "V - E + F != 2");
-    require(mesh.is_valid(true), where + "Surface_mesh::is_valid failed");
-    require(CGAL::is_triangle_mesh(mesh), where + "not a triangle mesh");
-}
 
 // The per-vertex storage as anchor-benchmarks.md counts it. Surface_mesh keeps its connectivity
 // records private, so their sizes are those of the indices they hold: a vertex and a face store one
@@ -84,18 +50,6 @@ void report_storage(benchmark::State& state, const Mesh& mesh) {
     state.counters["B_per_v_connectivity"] = connectivity / v;
     state.counters["B_per_v_conn_points"] = (connectivity + points) / v;
     state.counters["B_per_v_all_arrays"] = (connectivity + points + removed_flags) / v;
-}
-
-// The mesh built from the faces in input order, shared read-only (or copied) by later workloads.
-const Mesh& built_mesh(const Sphere_input& in) {
-    static std::map<const Sphere_input*, std::unique_ptr<Mesh>> cache;
-    std::unique_ptr<Mesh>& slot = cache[&in];
-    if (!slot) {
-        slot = std::make_unique<Mesh>();
-        require(build_mesh(*slot, in.points, in.faces) == 0, "CGAL refused an input face");
-        validate(*slot, in.points.size(), in.faces.size(), "cached build");
-    }
-    return *slot;
 }
 
 void cgal_dtos2_triangulation(benchmark::State& state) {
@@ -166,15 +120,6 @@ void cgal_one_ring(benchmark::State& state) {
         seconds * 1e9 / (visits * static_cast<double>(state.iterations()));
 }
 
-// CGAL has no flip check; this is the test OpenMesh's is_flip_ok applies on a closed mesh.
-bool is_flip_ok(const Mesh& mesh, Mesh::Edge_index e) {
-    if (mesh.is_border(e)) return false;
-    const Mesh::Halfedge_index h = mesh.halfedge(e);
-    const Mesh::Vertex_index c = mesh.target(mesh.next(h));
-    const Mesh::Vertex_index d = mesh.target(mesh.next(mesh.opposite(h)));
-    return c != d && mesh.halfedge(c, d) == Mesh::null_halfedge();
-}
-
 void cgal_flips(benchmark::State& state) {
     const Sphere_input& in = input_of(state);
     const Mesh& original = built_mesh(in);
@@ -182,19 +127,8 @@ void cgal_flips(benchmark::State& state) {
     std::uint32_t rejected = 0;
     for (auto _ : state) {
         Mesh mesh(original);
-        Splitmix64 random{flip_seed};
-        const auto edges = static_cast<std::uint32_t>(mesh.num_edges());
-        rejected = 0;
         const auto start = Clock::now();
-        for (std::uint32_t done = 0; done < operation_count;) {
-            const Mesh::Edge_index e(random.below(edges));
-            if (is_flip_ok(mesh, e)) {
-                CGAL::Euler::flip_edge(mesh.halfedge(e), mesh);
-                ++done;
-            } else {
-                ++rejected;
-            }
-        }
+        rejected = flip_random_edges(mesh, operation_count);
         const double elapsed = seconds_since(start);
         state.SetIterationTime(elapsed);
         seconds += elapsed;
@@ -246,28 +180,11 @@ void cgal_collapses(benchmark::State& state) {
     const auto target =
         std::min<std::uint32_t>(operation_count, static_cast<std::uint32_t>(in.points.size() / 2));
     double seconds = 0.0;
-    std::uint32_t rejected = 0;
-    std::uint32_t deleted_picks = 0;
+    Collapse_counts counts;
     for (auto _ : state) {
         Mesh mesh(original);
-        Splitmix64 random{collapse_seed};
-        const auto edges = static_cast<std::uint32_t>(mesh.num_edges());
-        rejected = 0;
-        deleted_picks = 0;
         const auto start = Clock::now();
-        for (std::uint32_t done = 0; done < target;) {
-            const Mesh::Edge_index e(random.below(edges));
-            if (mesh.is_removed(e)) {
-                ++deleted_picks;
-                continue;
-            }
-            if (CGAL::Euler::does_satisfy_link_condition(e, mesh)) {
-                CGAL::Euler::collapse_edge(e, mesh);
-                ++done;
-            } else {
-                ++rejected;
-            }
-        }
+        counts = collapse_random_edges(mesh, target);
         const double elapsed = seconds_since(start);
         state.SetIterationTime(elapsed);
         seconds += elapsed;
@@ -278,8 +195,8 @@ void cgal_collapses(benchmark::State& state) {
         }
     }
     state.counters["collapses_per_s"] = target * static_cast<double>(state.iterations()) / seconds;
-    state.counters["rejected"] = rejected;
-    state.counters["deleted_picks"] = deleted_picks;
+    state.counters["rejected"] = counts.rejected;
+    state.counters["deleted_picks"] = counts.deleted_picks;
 }
 
 void cgal_copy(benchmark::State& state) {

@@ -3,10 +3,9 @@
 // Stateful workloads run one operation sequence per iteration on a fresh copy made outside the
 // timed region (manual timing); every result is validated once per benchmark and configuration.
 
+#include "openmesh_edits.hpp"
 #include "workloads.hpp"
 
-#include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
-#include <OpenMesh/Tools/Utils/MeshCheckerT.hh>
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -24,39 +23,7 @@
 namespace {
 
 using namespace orbis::bench;
-using Mesh = OpenMesh::TriMesh_ArrayKernelT<>;
-using Faces = std::vector<std::array<std::uint32_t, 3>>;
-
-std::size_t build_mesh(Mesh& mesh, const std::vector<std::array<double, 3>>& points,
-                       const Faces& faces) {
-    for (const auto& p : points)
-        mesh.add_vertex(Mesh::Point(static_cast<float>(p[0]), static_cast<float>(p[1]),
-                                    static_cast<float>(p[2])));
-    std::size_t refused = 0;
-    for (const auto& f : faces) {
-        const OpenMesh::FaceHandle added =
-            mesh.add_face(OpenMesh::VertexHandle(static_cast<int>(f[0])),
-                          OpenMesh::VertexHandle(static_cast<int>(f[1])),
-                          OpenMesh::VertexHandle(static_cast<int>(f[2])));
-        if (!added.is_valid()) ++refused;
-    }
-    return refused;
-}
-
-// Euler characteristic, element counts and OpenMesh's own MeshCheckerT; deleted elements must have
-// been garbage-collected so that n_vertices() etc. count live elements only.
-void validate(const Mesh& mesh, std::size_t vertices, std::size_t faces, const char* what) {
-    const std::string where = std::string("OpenMesh ") + what + ": ";
-    require(mesh.n_vertices() == vertices, where + "wrong vertex count");
-    require(mesh.n_faces() == faces, where + "wrong face count");
-    require(static_cast<long long>(mesh.n_vertices()) - static_cast<long long>(mesh.n_edges()) +
-                    static_cast<long long>(mesh.n_faces()) ==
-                2,
-            where + "V - E + F != 2");
-    OpenMesh::Utils::MeshCheckerT<Mesh> checker(mesh);
-    require(checker.check(OpenMesh::Utils::MeshCheckerT<Mesh>::CHECK_ALL, std::cerr),
-            where + "MeshCheckerT failed");
-}
+using namespace orbis::bench::openmesh;
 
 // Bytes of one property array. OpenMesh knows the element size only of the types it can
 // serialise, which excludes the empty default-trait data types (1 B each, as sizeof says).
@@ -94,18 +61,6 @@ void report_storage(benchmark::State& state, const Mesh& mesh) {
     state.counters["B_per_v_connectivity"] = connectivity / v;
     state.counters["B_per_v_conn_points"] = (connectivity + points) / v;
     state.counters["B_per_v_all_arrays"] = (connectivity + properties) / v;
-}
-
-// The mesh built from the faces in input order, shared read-only (or copied) by later workloads.
-const Mesh& built_mesh(const Sphere_input& in) {
-    static std::map<const Sphere_input*, std::unique_ptr<Mesh>> cache;
-    std::unique_ptr<Mesh>& slot = cache[&in];
-    if (!slot) {
-        slot = std::make_unique<Mesh>();
-        require(build_mesh(*slot, in.points, in.faces) == 0, "OpenMesh refused an input face");
-        validate(*slot, in.points.size(), in.faces.size(), "cached build");
-    }
-    return *slot;
 }
 
 void build_workload(benchmark::State& state, const Faces& faces, const char* name) {
@@ -162,19 +117,8 @@ void openmesh_flips(benchmark::State& state) {
     std::uint32_t rejected = 0;
     for (auto _ : state) {
         Mesh mesh(original);
-        Splitmix64 random{flip_seed};
-        const auto edges = static_cast<std::uint32_t>(mesh.n_edges());
-        rejected = 0;
         const auto start = Clock::now();
-        for (std::uint32_t done = 0; done < operation_count;) {
-            const OpenMesh::EdgeHandle e(static_cast<int>(random.below(edges)));
-            if (mesh.is_flip_ok(e)) {
-                mesh.flip(e);
-                ++done;
-            } else {
-                ++rejected;
-            }
-        }
+        rejected = flip_random_edges(mesh, operation_count);
         const double elapsed = seconds_since(start);
         state.SetIterationTime(elapsed);
         seconds += elapsed;
@@ -220,34 +164,12 @@ void openmesh_collapses(benchmark::State& state) {
     const auto target =
         std::min<std::uint32_t>(operation_count, static_cast<std::uint32_t>(in.points.size() / 2));
     double seconds = 0.0;
-    std::uint32_t rejected = 0;
-    std::uint32_t deleted_picks = 0;
+    Collapse_counts counts;
     for (auto _ : state) {
         Mesh mesh(original);
-        // OpenMesh can only delete with status flags (+48 B/vertex); requesting them is setup.
-        mesh.request_vertex_status();
-        mesh.request_halfedge_status();
-        mesh.request_edge_status();
-        mesh.request_face_status();
-        Splitmix64 random{collapse_seed};
-        const auto edges = static_cast<std::uint32_t>(mesh.n_edges());
-        rejected = 0;
-        deleted_picks = 0;
+        request_status(mesh);
         const auto start = Clock::now();
-        for (std::uint32_t done = 0; done < target;) {
-            const OpenMesh::EdgeHandle e(static_cast<int>(random.below(edges)));
-            if (mesh.status(e).deleted()) {
-                ++deleted_picks;
-                continue;
-            }
-            const OpenMesh::HalfedgeHandle h = mesh.halfedge_handle(e, 0);
-            if (mesh.is_collapse_ok(h)) {
-                mesh.collapse(h);
-                ++done;
-            } else {
-                ++rejected;
-            }
-        }
+        counts = collapse_random_edges(mesh, target);
         const double elapsed = seconds_since(start);
         state.SetIterationTime(elapsed);
         seconds += elapsed;
@@ -258,8 +180,8 @@ void openmesh_collapses(benchmark::State& state) {
         }
     }
     state.counters["collapses_per_s"] = target * static_cast<double>(state.iterations()) / seconds;
-    state.counters["rejected"] = rejected;
-    state.counters["deleted_picks"] = deleted_picks;
+    state.counters["rejected"] = counts.rejected;
+    state.counters["deleted_picks"] = counts.deleted_picks;
 }
 
 void openmesh_copy(benchmark::State& state) {

@@ -28,6 +28,14 @@ void expect_collapse_refused(Mesh& m, Edge e, Refusal_kind kind, float t = 0.5f)
     ASSERT_TRUE(tried.has_value());
     EXPECT_EQ(tried->kind, kind);
     EXPECT_TRUE(m == before);
+    const Collapse_plan plan = m.plan_collapse(e, t);
+    ASSERT_TRUE(plan.refusal().has_value());
+    EXPECT_EQ(plan.refusal()->kind, kind);
+    const auto tried_plan = m.try_collapse(plan);
+    ASSERT_TRUE(tried_plan.has_value());
+    EXPECT_EQ(tried_plan->kind, kind);
+    EXPECT_THROW(m.collapse(plan), Edit_refused);
+    EXPECT_TRUE(m == before);
     try {
         m.collapse(e, t);
         ADD_FAILURE() << "collapse did not throw";
@@ -341,8 +349,87 @@ TEST(Collapse, RandomCollapsesKeepTheMeshValid) {
             EXPECT_EQ(test::euler_characteristic(m), shape.euler);
         }
         EXPECT_TRUE(test::valid(m));
-        EXPECT_GT(done, 50);
+        EXPECT_GT(done, 30);
     }
+}
+
+// ---- Plans: one check per edit (issue 19, "Checking twice") ----
+
+TEST(CollapsePlan, GivesTheSameMeshAndRefusalsAsTheCheckedCollapse) {
+    // Meshes built separately take the same random collapses by try_collapse, by check_collapse
+    // then collapse, and by plan_collapse then collapse(plan).
+    std::mt19937_64 rng(9);
+    for (const auto& shape : {test::icosphere(3), test::torus(8, 7), test::disc(5)}) {
+        SCOPED_TRACE(shape.name);
+        Mesh by_try = test::build(shape), by_check = test::build(shape),
+             by_plan = test::build(shape);
+        int done = 0;
+        for (int i = 0; i < 400; ++i) {
+            const Edge e{static_cast<std::uint32_t>(rng() % by_try.edge_slots())};
+            const float t = i % 3 == 0 ? 0.25f : 0.5f;
+            const Vertex survivor = by_try.contains(e) ? e.origin(by_try) : no_vertex;
+            const auto tried = by_try.try_collapse(e, t);
+            const auto checked = by_check.check_collapse(e, t);
+            if (!checked) {
+                EXPECT_EQ(by_check.collapse(e, t), survivor);
+            }
+            const Collapse_plan plan = by_plan.plan_collapse(e, t);
+            EXPECT_EQ(plan.edge(), e);
+            EXPECT_EQ(plan.t(), t);
+            ASSERT_EQ(tried.has_value(), checked.has_value()) << i;
+            ASSERT_EQ(tried.has_value(), plan.refusal().has_value()) << i;
+            if (tried) {
+                EXPECT_EQ(checked->kind, tried->kind);
+                EXPECT_EQ(plan.refusal()->kind, tried->kind);
+                EXPECT_EQ(by_plan.try_collapse(plan)->kind, tried->kind);
+            } else {
+                EXPECT_EQ(by_plan.collapse(plan), survivor);
+                ++done;
+            }
+            if (i % 50 == 0) {
+                ASSERT_TRUE(by_try == by_check) << "after " << i << " steps";
+                ASSERT_TRUE(by_try == by_plan) << "after " << i << " steps";
+            }
+        }
+        EXPECT_GT(done, 30);
+        EXPECT_TRUE(by_try == by_check);
+        EXPECT_TRUE(by_try == by_plan);
+        EXPECT_TRUE(test::valid(by_plan));
+    }
+}
+
+TEST(CollapsePlan, AStalePlanIsRefusedEvenWhereItWouldBreakTheMesh) {
+    // After the collapse of a neighbouring edge, the plan's edges are partly gone: applying it
+    // would corrupt the mesh, and the stamp check refuses it.
+    Mesh m = test::build(test::icosphere(2));
+    const Edge e{0};
+    const Collapse_plan plan = m.plan_collapse(e, 0.5f);
+    ASSERT_FALSE(plan.refusal().has_value());
+    const Edge neighbour = e.left_next(m);
+    m.collapse(neighbour, 0.5f);
+    const Mesh before = m.deep_copy();
+    const auto r = m.try_collapse(plan);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->kind, Refusal_kind::stale_plan);
+    EXPECT_STREQ(r->operation, "collapse");
+    EXPECT_EQ(r->edge, e);
+    EXPECT_THROW(m.collapse(plan), Edit_refused);
+    EXPECT_TRUE(m == before);
+    EXPECT_TRUE(test::valid(m));
+}
+
+TEST(CollapsePlan, ARememberedCheckHoldsOnlyForItsParameter) {
+    // check_collapse(e, 0.5) remembers an accepted collapse; the same edge with a bad t is
+    // still refused, and a collapse of a deleted edge is refused as before.
+    Mesh m = test::build(test::icosphere(2));
+    const Edge e{0};
+    ASSERT_FALSE(m.check_collapse(e, 0.5f).has_value());
+    expect_collapse_refused(m, e, Refusal_kind::bad_parameter, 2.f);
+    ASSERT_FALSE(m.check_collapse(e, 0.5f).has_value());
+    const Vertex a = e.origin(m);
+    EXPECT_EQ(m.collapse(e, 0.5f), a);
+    expect_collapse_refused(m, e, Refusal_kind::invalid_element);
+    EXPECT_TRUE(test::valid(m));
 }
 
 } // namespace

@@ -8,15 +8,17 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace orbis {
 namespace {
 
-// Expects flip(e) to be refused with `kind` by check_flip, try_flip and flip, each leaving the
-// mesh == to a copy taken before.
+// Expects flip(e) to be refused with `kind` by check_flip, try_flip and flip, and by the plan
+// path (plan_flip, try_flip(plan), flip(plan)), each leaving the mesh == to a copy taken before.
 void expect_flip_refused(Mesh& m, Edge e, Refusal_kind kind) {
     SCOPED_TRACE("flip(" + to_string(e) + ")");
     const Mesh before = m.deep_copy();
@@ -28,6 +30,15 @@ void expect_flip_refused(Mesh& m, Edge e, Refusal_kind kind) {
     const auto tried = m.try_flip(e);
     ASSERT_TRUE(tried.has_value());
     EXPECT_EQ(tried->kind, kind);
+    EXPECT_TRUE(m == before);
+    const Flip_plan plan = m.plan_flip(e);
+    ASSERT_TRUE(plan.refusal().has_value());
+    EXPECT_EQ(plan.refusal()->kind, kind);
+    EXPECT_EQ(m.check_flip(plan)->kind, kind);
+    const auto tried_plan = m.try_flip(plan);
+    ASSERT_TRUE(tried_plan.has_value());
+    EXPECT_EQ(tried_plan->kind, kind);
+    EXPECT_THROW(m.flip(plan), Edit_refused);
     EXPECT_TRUE(m == before);
     try {
         m.flip(e);
@@ -250,6 +261,155 @@ TEST(Flip, ConnectedCornersAreFoundAtEveryDegree) {
             EXPECT_TRUE(degrees_seen & (1 << degree)) << "no corner of degree " << degree;
         }
     }
+}
+
+// ---- Plans: one check per edit (issue 19, "Checking twice") ----
+
+// A random edge id of `m` (primal or dual, maybe deleted).
+Edge random_edge(const Mesh& m, std::mt19937_64& rng) {
+    const Edge e{static_cast<std::uint32_t>(rng() % m.edge_slots())};
+    return rng() % 4 == 0 ? e.rot() : e;
+}
+
+TEST(FlipPlan, GivesTheSameMeshAndRefusalsAsTheCheckedFlip) {
+    // Three meshes built separately (no plan or remembered check can pass from one to another)
+    // take the same random flips: by try_flip, by check_flip then flip, and by plan_flip then
+    // try_flip(plan).
+    std::mt19937_64 rng(5);
+    for (const auto& shape : {test::icosphere(2), test::torus(6, 5), test::disc(4)}) {
+        SCOPED_TRACE(shape.name);
+        Mesh by_try = test::build(shape), by_check = test::build(shape),
+             by_plan = test::build(shape);
+        int done = 0;
+        for (int i = 0; i < 1500; ++i) {
+            const Edge e = random_edge(by_try, rng);
+            const auto tried = by_try.try_flip(e);
+            const auto checked = by_check.check_flip(e);
+            if (!checked) by_check.flip(e);
+            const Flip_plan plan = by_plan.plan_flip(e);
+            EXPECT_EQ(plan.edge(), e);
+            const auto planned = by_plan.try_flip(plan);
+            ASSERT_EQ(tried.has_value(), checked.has_value()) << i;
+            ASSERT_EQ(tried.has_value(), planned.has_value()) << i;
+            if (tried) {
+                EXPECT_EQ(checked->kind, tried->kind);
+                EXPECT_EQ(planned->kind, tried->kind);
+                EXPECT_EQ(plan.refusal()->kind, tried->kind);
+            } else {
+                ++done;
+            }
+            if (i % 100 == 0) {
+                ASSERT_TRUE(by_try == by_check) << "after " << i << " steps";
+                ASSERT_TRUE(by_try == by_plan) << "after " << i << " steps";
+            }
+        }
+        EXPECT_GT(done, 500);
+        EXPECT_TRUE(by_try == by_check);
+        EXPECT_TRUE(by_try == by_plan);
+        EXPECT_TRUE(test::valid(by_plan));
+    }
+}
+
+TEST(FlipPlan, AStalePlanIsRefusedAndChangesNothing) {
+    Mesh m = test::build(test::icosphere(1));
+    const Edge e{0}, other{10};
+    const Flip_plan plan = m.plan_flip(e);
+    ASSERT_FALSE(plan.refusal().has_value());
+    const Mesh planned_on = m; // a snapshot of the content the plan was checked on
+    m.flip(other);
+    ASSERT_FALSE(m.check_flip(e).has_value()) << "the flip itself would still be allowed";
+    const Mesh before = m.deep_copy();
+    const auto r = m.try_flip(plan);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->kind, Refusal_kind::stale_plan);
+    EXPECT_EQ(r->edge, e);
+    EXPECT_STREQ(r->operation, "flip");
+    EXPECT_EQ(m.check_flip(plan)->kind, Refusal_kind::stale_plan);
+    try {
+        m.flip(plan);
+        ADD_FAILURE() << "flip(plan) did not throw";
+    } catch (const Edit_refused& x) {
+        EXPECT_EQ(x.refusal().kind, Refusal_kind::stale_plan);
+        EXPECT_NE(std::string(x.what()).find("plan"), std::string::npos);
+    }
+    EXPECT_TRUE(m == before);
+
+    // The snapshot still has the content the plan was made on, so it accepts the plan; a mesh
+    // built separately with equal content does not (the plan cannot know it is equal).
+    Mesh copy = planned_on;
+    EXPECT_FALSE(copy.try_flip(plan).has_value());
+    Mesh expected = planned_on.deep_copy();
+    expected.flip(e);
+    EXPECT_TRUE(copy == expected);
+    Mesh rebuilt = test::build(test::icosphere(1));
+    ASSERT_TRUE(rebuilt == planned_on);
+    EXPECT_EQ(rebuilt.try_flip(plan)->kind, Refusal_kind::stale_plan);
+    EXPECT_TRUE(rebuilt == planned_on);
+
+    // A move takes the content and the plans with it; the moved-from mesh refuses them.
+    Mesh source = planned_on;
+    Mesh moved = std::move(source);
+    EXPECT_EQ(source.check_flip(plan)->kind, Refusal_kind::stale_plan);
+    EXPECT_FALSE(moved.try_flip(plan).has_value());
+    EXPECT_TRUE(moved == expected);
+
+    // Adding an element is an edit too; a default plan belongs to no content.
+    Mesh grown = planned_on;
+    grown.add_vertex();
+    EXPECT_EQ(grown.check_flip(plan)->kind, Refusal_kind::stale_plan);
+    EXPECT_EQ(m.check_flip(Flip_plan{})->kind, Refusal_kind::stale_plan);
+    EXPECT_TRUE(m == before);
+}
+
+TEST(FlipPlan, ARememberedCheckIsUsedOnlyOnTheContentItChecked) {
+    // check_flip remembers its last accepted flip for the next edit on this thread. Here every
+    // edit comes right after a check of the same edge, often with other edits in between; a
+    // mesh built separately takes the same edits by try_flip alone, and both must agree.
+    std::mt19937_64 rng(17);
+    for (const auto& shape : {test::icosphere(2), test::disc(4)}) {
+        SCOPED_TRACE(shape.name);
+        Mesh m = test::build(shape), control = test::build(shape);
+        Edge checked = Edge{0};
+        for (int i = 0; i < 2000; ++i) {
+            if (rng() % 2) {
+                checked = random_edge(m, rng);
+                (void)m.check_flip(checked);
+            }
+            const Edge e = rng() % 2 ? checked : random_edge(m, rng);
+            const int what = static_cast<int>(rng() % 8);
+            std::optional<Refusal> r, rc;
+            if (what < 5) {
+                r = m.try_flip(e);
+                rc = control.try_flip(e);
+            } else if (what < 7) {
+                r = m.try_collapse(e, 0.5f);
+                rc = control.try_collapse(e, 0.5f);
+            } else {
+                r = m.try_split(e, 0.5f);
+                rc = control.try_split(e, 0.5f);
+            }
+            ASSERT_EQ(r.has_value(), rc.has_value()) << i;
+            if (r) {
+                EXPECT_EQ(r->kind, rc->kind);
+            }
+            if (i % 50 == 0) {
+                ASSERT_TRUE(m == control) << "after " << i << " steps";
+            }
+        }
+        EXPECT_TRUE(m == control);
+        EXPECT_TRUE(test::valid(m));
+    }
+}
+
+TEST(FlipPlan, ACheckThenACollapseOfTheEdgeLeavesNothingToFlip) {
+    // The remembered check must not outlive the edge: after the collapse deletes e, flip(e) is
+    // refused as for any deleted edge.
+    Mesh m = test::build(test::icosphere(2));
+    const Edge e{0};
+    ASSERT_FALSE(m.check_flip(e).has_value());
+    m.collapse(e);
+    expect_flip_refused(m, e, Refusal_kind::invalid_element);
+    EXPECT_TRUE(test::valid(m));
 }
 
 } // namespace

@@ -29,6 +29,15 @@ void expect_split_refused(Mesh& m, Edge e, float t, Refusal_kind kind) {
     ASSERT_TRUE(checked.has_value());
     EXPECT_EQ(checked->kind, kind) << checked->message();
     EXPECT_STREQ(checked->operation, "split");
+    const auto tried = m.try_split(e, t);
+    ASSERT_TRUE(tried.has_value());
+    EXPECT_EQ(tried->kind, kind);
+    const Split_plan plan = m.plan_split(e, t);
+    ASSERT_TRUE(plan.refusal().has_value());
+    EXPECT_EQ(plan.refusal()->kind, kind);
+    EXPECT_EQ(m.try_split(plan)->kind, kind);
+    EXPECT_THROW(m.split(plan), Edit_refused);
+    EXPECT_TRUE(m == before);
     try {
         m.split(e, t);
         ADD_FAILURE() << "split did not throw";
@@ -222,6 +231,46 @@ TEST(Split, RandomSplitsKeepTheMeshValid) {
         EXPECT_TRUE(test::valid(m));
         EXPECT_EQ(m.vertex_count(), shape.vertex_count + 300);
     }
+}
+
+// ---- Plans (issue 19, "Checking twice") ----
+
+TEST(SplitPlan, GivesTheSameMeshAsSplit) {
+    std::mt19937_64 rng(13);
+    const auto shape = test::disc(3);
+    Mesh by_split = test::build(shape), by_try = test::build(shape), by_plan = test::build(shape);
+    for (int i = 0; i < 200; ++i) {
+        const Edge e{static_cast<std::uint32_t>(rng() % by_split.edge_slots()) & ~1u};
+        const float t = static_cast<float>(rng() % 5) / 4.f;
+        const Edge n = by_split.split(e, t);
+        Edge tried = no_edge;
+        ASSERT_FALSE(by_try.try_split(e, t, &tried).has_value());
+        const Split_plan plan = by_plan.plan_split(e, t);
+        EXPECT_EQ(plan.edge(), e);
+        EXPECT_EQ(plan.t(), t);
+        EXPECT_EQ(by_plan.split(plan), n);
+        EXPECT_EQ(tried, n);
+    }
+    EXPECT_TRUE(by_split == by_try);
+    EXPECT_TRUE(by_split == by_plan);
+    EXPECT_TRUE(test::valid(by_plan));
+}
+
+TEST(SplitPlan, AStalePlanIsRefusedAndChangesNothing) {
+    Mesh m = test::build(test::octahedron());
+    const Edge e = m.find_edge(Vertex{0}, Vertex{4});
+    const Split_plan plan = m.plan_split(e, 0.5f);
+    ASSERT_FALSE(plan.refusal().has_value());
+    m.collapse(e);
+    const Mesh before = m.deep_copy();
+    Edge out = no_edge;
+    const auto r = m.try_split(plan, &out);
+    ASSERT_TRUE(r.has_value());
+    EXPECT_EQ(r->kind, Refusal_kind::stale_plan);
+    EXPECT_EQ(out, no_edge);
+    EXPECT_EQ(m.check_split(plan)->kind, Refusal_kind::stale_plan);
+    EXPECT_THROW(m.split(plan), Edit_refused);
+    EXPECT_TRUE(m == before);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -541,6 +542,91 @@ TEST(World, EqualityComparesContentNotSharing) {
     World e = b;
     e.lock_mesh().flip(*e.mesh().edges().begin());
     EXPECT_FALSE(a == e);
+}
+
+// ---- Plans through the lock (issue 19, "Checking twice") ----
+
+TEST(World, EditsFromPlansMatchEditsByEdgeWithEveryLayerFollowing) {
+    // Two worlds built separately take the same random edits, one by edge, the other from a plan
+    // made on the lock's mesh; every layer follows both the same way.
+    std::mt19937_64 rng(3);
+    World by_edge = make_world(2), by_plan = make_world(2);
+    int done = 0;
+    for (int i = 0; i < 300; ++i) {
+        const Mesh& m = by_edge.mesh();
+        const Edge e{static_cast<std::uint32_t>(rng() % m.edge_slots())};
+        const float t = 0.25f;
+        auto a = by_edge.lock_mesh();
+        auto b = by_plan.lock_mesh();
+        std::optional<Refusal> ra, rb;
+        switch (rng() % 3) {
+        case 0:
+            ra = a.try_flip(e);
+            rb = b.try_flip(b->plan_flip(e));
+            break;
+        case 1: {
+            Edge na = no_edge, nb = no_edge;
+            ra = a.try_split(e, t, &na);
+            rb = b.try_split(b->plan_split(e, t), &nb);
+            EXPECT_EQ(na, nb);
+            break;
+        }
+        default:
+            ra = a.try_collapse(e, t);
+            rb = b.try_collapse(b->plan_collapse(e, t));
+            break;
+        }
+        ASSERT_EQ(ra.has_value(), rb.has_value()) << i;
+        if (ra) {
+            EXPECT_EQ(ra->kind, rb->kind);
+        }
+        done += !ra;
+    }
+    EXPECT_GT(done, 100);
+    EXPECT_TRUE(by_edge == by_plan);
+    EXPECT_TRUE(test::valid(by_plan.mesh()));
+}
+
+TEST(World, AStalePlanIsRefusedWithNothingChangedAndNoCallback) {
+    World w = make_world(2);
+    int calls = 0;
+    w.add_mesh_callbacks(Mesh_callbacks{
+        .before_flip = [&](World&, Edge) { ++calls; },
+        .after_flip = [&](World&, Edge) { ++calls; },
+        .before_split = [&](World&, Edge, float) { ++calls; },
+        .after_split = [&](World&, Edge, Edge, float) { ++calls; },
+        .before_collapse = [&](World&, Edge, float) { ++calls; },
+        .after_collapse = [&](World&, Vertex, float) { ++calls; },
+    });
+    const Edge e = *w.mesh().edges().begin();
+    const Flip_plan flip = w.mesh().plan_flip(e);
+    const Split_plan split = w.mesh().plan_split(e, 0.5f);
+    const Collapse_plan collapse = w.mesh().plan_collapse(e, 0.5f);
+    ASSERT_FALSE(flip.refusal() || split.refusal() || collapse.refusal());
+    const World planned_on = w;
+    w.lock_mesh().flip(e.left_next(w.mesh()));
+    calls = 0;
+    const World before = w;
+    const auto version = w.mesh_version();
+    {
+        auto lock = w.lock_mesh();
+        EXPECT_EQ(lock.try_flip(flip)->kind, Refusal_kind::stale_plan);
+        EXPECT_EQ(lock.try_split(split)->kind, Refusal_kind::stale_plan);
+        EXPECT_EQ(lock.try_collapse(collapse)->kind, Refusal_kind::stale_plan);
+        EXPECT_THROW(lock.flip(flip), Edit_refused);
+        EXPECT_THROW(lock.split(split), Edit_refused);
+        EXPECT_THROW(lock.collapse(collapse), Edit_refused);
+    }
+    EXPECT_EQ(calls, 0);
+    EXPECT_EQ(w.mesh_version(), version);
+    EXPECT_TRUE(w == before);
+
+    // A snapshot of the content the plans were made on (as after an undo) accepts them.
+    World restored = planned_on;
+    World fresh = planned_on;
+    const Vertex survivor = restored.lock_mesh().collapse(collapse);
+    EXPECT_EQ(survivor, fresh.lock_mesh().collapse(e, 0.5f));
+    EXPECT_TRUE(restored == fresh);
 }
 
 } // namespace

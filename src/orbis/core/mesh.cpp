@@ -3,10 +3,26 @@
 #include "orbis/core/mesh.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace orbis {
 
+std::uint64_t Mesh::Stamp::fresh() noexcept {
+    // Blocks of 2^20 stamps from one counter: 2^44 blocks before it wraps. Stamps start at 2^20,
+    // so 0 (a default plan's) is never a mesh's.
+    constexpr std::uint64_t block = std::uint64_t{1} << 20;
+    static std::atomic<std::uint64_t> next_block{1};
+    constinit thread_local std::uint64_t next = 0;
+    constinit thread_local std::uint64_t end = 0;
+    if (next == end) {
+        next = next_block.fetch_add(1, std::memory_order_relaxed) * block;
+        end = next + block;
+    }
+    return next++;
+}
+
 Vertex Mesh::add_vertex() {
+    stamp_.renew();
     ++vertex_count_;
     if (!free_vertices_.empty()) {
         const Vertex v = free_vertices_[free_vertices_.size() - 1];
@@ -20,6 +36,7 @@ Vertex Mesh::add_vertex() {
 
 Vertex Mesh::add_vertices(std::uint32_t n) {
     const Vertex first{vertex_slots()};
+    stamp_.renew();
     vertex_edge_.resize(vertex_edge_.size() + n, no_edge);
     vertex_count_ += n;
     return first;
@@ -131,6 +148,7 @@ Mesh Mesh::deep_copy() const {
     m.vertex_count_ = vertex_count_;
     m.face_count_ = face_count_;
     m.quad_count_ = quad_count_;
+    m.stamp_ = stamp_; // the same content: plans checked on this mesh hold for the copy
     return m;
 }
 

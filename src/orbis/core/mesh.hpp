@@ -29,6 +29,76 @@ Mesh mesh_from_arrays(const Mesh_arrays& arrays);
 /// mesh_from_arrays on raw bytes (see Mesh_arrays_view).
 Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
 
+/// A flip that Mesh::plan_flip has checked: the refusal, or the quad the flip rewrites, so that
+/// Mesh::try_flip(plan) edits without walking the rings again. A plan belongs to the mesh content
+/// it was checked on: copies of that mesh accept it too, and once a mesh is edited it refuses
+/// the plan as Refusal_kind::stale_plan, unchanged. Holding a plan costs nothing (no reference
+/// to the mesh); a default-constructed plan belongs to no content and is refused as stale_plan.
+class Flip_plan {
+public:
+    /// A plan for no content; every edit refuses it (stale_plan).
+    constexpr Flip_plan() = default;
+    /// Why the flip is refused, or nothing when the plan can be applied (if not stale).
+    const std::optional<Refusal>& refusal() const { return refusal_; }
+    /// The edge the plan was made for, as the caller named it.
+    Edge edge() const { return edge_; }
+
+private:
+    friend class Mesh;
+    std::optional<Refusal> refusal_;
+    std::uint64_t stamp_ = 0; // the content it was checked on (Mesh::Stamp; 0 is never one)
+    Edge edge_;
+    Edge b_, e1_, e2_, e3_, e4_; // base a->b; b->c, c->a (left face); a->d, d->b (right face)
+    Vertex c_, d_;
+    Face left_, right_;
+};
+
+/// A split that Mesh::plan_split has checked, for Mesh::try_split(plan); the same rules as
+/// Flip_plan (stale once the mesh is edited).
+class Split_plan {
+public:
+    /// A plan for no content; every edit refuses it (stale_plan).
+    constexpr Split_plan() = default;
+    /// Why the split is refused, or nothing when the plan can be applied (if not stale).
+    const std::optional<Refusal>& refusal() const { return refusal_; }
+    /// The edge the plan was made for.
+    Edge edge() const { return edge_; }
+    /// The fraction the plan was made for.
+    float t() const { return t_; }
+
+private:
+    friend class Mesh;
+    std::optional<Refusal> refusal_;
+    std::uint64_t stamp_ = 0;
+    Edge edge_;
+    float t_ = 0.5f;
+};
+
+/// A collapse that Mesh::plan_collapse has checked (link condition and the rest: both rings
+/// walked), for Mesh::try_collapse(plan); the same rules as Flip_plan (stale once the mesh is
+/// edited).
+class Collapse_plan {
+public:
+    /// A plan for no content; every edit refuses it (stale_plan).
+    constexpr Collapse_plan() = default;
+    /// Why the collapse is refused, or nothing when the plan can be applied (if not stale).
+    const std::optional<Refusal>& refusal() const { return refusal_; }
+    /// The edge the plan was made for.
+    Edge edge() const { return edge_; }
+    /// The fraction the plan was made for.
+    float t() const { return t_; }
+
+private:
+    friend class Mesh;
+    std::optional<Refusal> refusal_;
+    std::uint64_t stamp_ = 0;
+    Edge edge_;
+    float t_ = 0.5f;
+    Vertex a_, b_;           // origin (survives) and dest (deleted)
+    Face left_, right_;      // either may be no_face (an open mesh), not both
+    Edge e1_, e2_, e3_, e4_; // b->c, c->a (left face); a->d, d->b (right face); or no_edge
+};
+
 /// A manifold triangle mesh and its dual, stored as quad-edges.
 ///
 /// Storage (all in copy-on-write chunks, so copying a Mesh is a cheap snapshot): per primal and
@@ -112,38 +182,80 @@ public:
 
     /// \name Modification (seed 002). Every edit is refused, with the mesh unchanged, when its
     /// check fails; the check_* functions give the same answer without editing.
+    ///
+    /// One check per edit, whichever way a caller asks: try_flip(e) checks and edits; plan_flip(e)
+    /// checks once and try_flip(plan) edits from the plan without checking again (for callers
+    /// that look at the answer before deciding, or run code in between); and check_flip(e)
+    /// followed by flip(e) or try_flip(e) with no edit in between, on the same thread, reuses
+    /// the check too: check_* keeps its last accepted plan per kind of edit in a thread-local
+    /// slot that the edits consult. Safety rests on a stamp that names the mesh content: every
+    /// edit gives the mesh a stamp never used before, copies keep it, so a plan can only be
+    /// applied to the content it was checked on; on any other it is refused (stale_plan).
     ///@{
     /// Why `flip(e)` would be refused (boundary edge, opposite vertices already connected,
-    /// invalid edge), or nothing.
+    /// invalid edge), or nothing. O(valence of the opposite corners). Remembers an accepted
+    /// check on this thread for the next flip(e) / try_flip(e) / plan_flip(e).
     std::optional<Refusal> check_flip(Edge e) const;
+    /// The check of flip(e) as a plan that try_flip(plan) carries out without checking again.
+    /// Same cost as check_flip (nothing when check_flip(e) was just accepted).
+    Flip_plan plan_flip(Edge e) const;
+    /// Why `try_flip(plan)` would be refused: the plan's own refusal, or stale_plan when this
+    /// mesh's content is not the one the plan was checked on. O(1).
+    std::optional<Refusal> check_flip(const Flip_plan& plan) const;
     /// Turns the edge of any part of quad-edge `e` to connect the two opposite corners.
     /// Afterwards, for b = e.base() with old origin_next n and origin_prev p:
     /// origin(b) = old dest(p), dest(b) = old dest(n); left(b) and right(b) keep their ids.
     /// No element is created or deleted. \throws Edit_refused.
     void flip(Edge e);
+    /// The flip a plan describes. \throws Edit_refused with check_flip(plan)'s reason.
+    void flip(const Flip_plan& plan);
     /// flip without the exception.
     std::optional<Refusal> try_flip(Edge e);
+    /// flip(plan) without the exception: the flip without a second check, or check_flip(plan)'s
+    /// refusal with the mesh unchanged.
+    std::optional<Refusal> try_flip(const Flip_plan& plan);
 
     /// Why `split(e, t)` would be refused (invalid or dual edge, no face, bad t), or nothing.
+    /// O(1), as cheap as reusing it would be, so it is not remembered.
     std::optional<Refusal> check_split(Edge e, float t = 0.5f) const;
+    /// The check of split(e, t) as a plan for try_split(plan).
+    Split_plan plan_split(Edge e, float t = 0.5f) const;
+    /// Why `try_split(plan)` would be refused: the plan's refusal, or stale_plan. O(1).
+    std::optional<Refusal> check_split(const Split_plan& plan) const;
     /// Splits primal edge `e` at fraction t from its origin (t is for the World's layers; the
     /// mesh itself has no positions). `e` keeps its id and origin and ends at the new vertex;
     /// the returned edge goes from the new vertex to the old dest(e). An interior edge gets two
     /// new faces and three new quad-edges, a boundary edge one face and two; each split face
     /// keeps its id on the side of origin(e). \throws Edit_refused.
     Edge split(Edge e, float t = 0.5f);
+    /// The split a plan describes. \throws Edit_refused with check_split(plan)'s reason.
+    Edge split(const Split_plan& plan);
+    /// split without the exception; the returned edge of split in `out` (if given).
+    std::optional<Refusal> try_split(Edge e, float t = 0.5f, Edge* out = nullptr);
+    /// split(plan) without the exception.
+    std::optional<Refusal> try_split(const Split_plan& plan, Edge* out = nullptr);
 
     /// Why `collapse(e, t)` would be refused (link condition, unconnected fans, dangling edge,
-    /// tetrahedron, no face, invalid or dual edge, bad t), or nothing. O(valence).
+    /// tetrahedron, no face, invalid or dual edge, bad t), or nothing. O(valence). Remembers an
+    /// accepted check on this thread, as check_flip does.
     std::optional<Refusal> check_collapse(Edge e, float t = 0.5f) const;
+    /// The check of collapse(e, t) as a plan for try_collapse(plan). O(valence).
+    Collapse_plan plan_collapse(Edge e, float t = 0.5f) const;
+    /// Why `try_collapse(plan)` would be refused: the plan's refusal, or stale_plan. O(1).
+    std::optional<Refusal> check_collapse(const Collapse_plan& plan) const;
     /// Merges dest(e) into origin(e), which survives (at fraction t for the layers). Deletes
     /// dest(e), the faces left and right of e, e itself and the edges from dest(e) to the two
     /// opposite corners (their partners from origin(e) survive and take over their faces).
     /// The other edges of dest(e) keep their ids and now start at origin(e).
     /// \throws Edit_refused.
     Vertex collapse(Edge e, float t = 0.5f);
+    /// The collapse a plan describes; returns the survivor.
+    /// \throws Edit_refused with check_collapse(plan)'s reason.
+    Vertex collapse(const Collapse_plan& plan);
     /// collapse without the exception; the survivor is the old `e.origin(m)`.
     std::optional<Refusal> try_collapse(Edge e, float t = 0.5f);
+    /// collapse(plan) without the exception.
+    std::optional<Refusal> try_collapse(const Collapse_plan& plan);
     ///@}
 
     /// \name Queries
@@ -239,8 +351,50 @@ private:
     bool holds_quickly() const;
     std::optional<std::string> validate_links(std::size_t& with_face) const;
     std::optional<std::string> validate_rings_and_faces(std::vector<std::uint8_t>& on_face) const;
-    struct Flip_quad;
-    std::optional<Refusal> plan_flip(Edge e, Flip_quad& q) const;
+    // Names the mesh content for plans: every edit takes a value never used before in this
+    // process, copies keep it, and a moved-from mesh gets a new one. So equal stamps mean equal
+    // content, and a plan whose stamp matches the mesh's may skip its check. Drawing a stamp
+    // costs no atomic operation (each thread draws from a block of its own).
+    class Stamp {
+    public:
+        Stamp() noexcept
+            : value_(fresh()) {}
+        Stamp(const Stamp&) = default;
+        Stamp& operator=(const Stamp&) = default;
+        Stamp(Stamp&& other) noexcept
+            : value_(other.value_) {
+            other.value_ = fresh();
+        }
+        Stamp& operator=(Stamp&& other) noexcept {
+            value_ = other.value_;
+            other.value_ = fresh(); // on self-assignment too: a fresh stamp is always safe
+            return *this;
+        }
+        std::uint64_t value() const { return value_; }
+        void renew() noexcept { value_ = fresh(); }
+
+    private:
+        static std::uint64_t fresh() noexcept;
+        std::uint64_t value_;
+    };
+
+    // Whether plan `p` (accepted or not) was checked on this content for these arguments.
+    template <class Plan>
+    bool checked_here(const Plan& p, Edge e) const {
+        return p.stamp_ == stamp_.value() && p.edge_ == e;
+    }
+    template <class Plan>
+    bool checked_here(const Plan& p, Edge e, float t) const {
+        return checked_here(p, e) && p.t_ == t;
+    }
+    void make_flip_plan(Edge e, Flip_plan& p) const;
+    std::optional<Refusal> check_flip_quad(Edge e, Flip_plan& q) const;
+    void make_split_plan(Edge e, float t, Split_plan& p) const;
+    void make_collapse_plan(Edge e, float t, Collapse_plan& p) const;
+    std::optional<Refusal> check_collapse_corners(Edge e, float t, Collapse_plan& p) const;
+    void apply_flip(const Flip_plan& p);
+    Edge apply_split(const Split_plan& p);
+    void apply_collapse(const Collapse_plan& p);
     Edge new_quad(Vertex from, Vertex to);
     Face new_face(Edge e);
     void delete_quad(Edge e);
@@ -257,6 +411,7 @@ private:
     std::size_t vertex_count_ = 0;
     std::size_t face_count_ = 0;
     std::size_t quad_count_ = 0;
+    Stamp stamp_;
 };
 
 // ---- inline traversal (ids.hpp declares these; they need the complete Mesh) ----

@@ -124,6 +124,7 @@ Face Mesh::add_face(Vertex a, Vertex b, Vertex c) {
 std::optional<Refusal> Mesh::try_add_face(Vertex a, Vertex b, Vertex c, Face* out) {
     Add_face_plan p;
     if (auto r = plan(*this, a, b, c, p)) return r;
+    stamp_.renew();
 
     std::array<Edge, 3> edge; // v[i] -> v[i+1], existing or new
     for (int i = 0; i < 3; ++i)

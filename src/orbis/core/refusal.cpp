@@ -87,6 +87,10 @@ std::string Refusal::message() const {
         s << "the edge belongs to a tetrahedron; collapsing it would leave two faces on three "
              "vertices";
         break;
+    case Refusal_kind::stale_plan:
+        s << "the plan was checked on other mesh content (the mesh was edited since, or it is "
+             "another mesh); plan the edit again";
+        break;
     }
     return s.str();
 }

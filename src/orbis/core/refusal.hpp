@@ -31,6 +31,8 @@ enum class Refusal_kind {
                        ///< leaving one vertex with two unconnected fans
     dangling_edge,     ///< collapse would leave an edge without faces
     tetrahedron,       ///< collapse would squash a tetrahedron into two faces on three vertices
+    stale_plan,        ///< an edit from a plan (Mesh::plan_flip etc.) made before the mesh was
+                       ///< last edited, or on another mesh: plan it again
 };
 
 /// A refused edit: what kind of refusal, which elements explain it, and `message()` in words.

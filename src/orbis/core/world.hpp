@@ -82,17 +82,35 @@ public:
     /// Mesh::flip; face and edge layers follow On_mesh_change for the two faces and the
     /// flipped edge. \throws Edit_refused (nothing changed, no callback run).
     void flip(Edge e);
-    /// flip without the exception.
+    /// flip without the exception. Checks once (or not at all right after an accepted
+    /// `lock->check_flip(e)` on this thread: Mesh::check_flip).
     std::optional<Refusal> try_flip(Edge e);
+    /// The flip of a plan made on this World's mesh (`lock->plan_flip(e)`), not checked again;
+    /// a plan made before the mesh's last edit, or on another mesh, is refused as stale_plan
+    /// with nothing changed and no callback run. \throws Edit_refused.
+    void flip(const Flip_plan& plan);
+    /// flip(plan) without the exception.
+    std::optional<Refusal> try_flip(const Flip_plan& plan);
     /// Mesh::split; new elements are interpolated per SPEC. \throws Edit_refused.
     Edge split(Edge e, float t = 0.5f);
     /// split without the exception; the new edge in `out` if given.
     std::optional<Refusal> try_split(Edge e, float t = 0.5f, Edge* out = nullptr);
+    /// The split of a plan made on this World's mesh (`lock->plan_split(e, t)`); stale plans
+    /// are refused as for flip(plan). \throws Edit_refused.
+    Edge split(const Split_plan& plan);
+    /// split(plan) without the exception; the new edge in `out` if given.
+    std::optional<Refusal> try_split(const Split_plan& plan, Edge* out = nullptr);
     /// Mesh::collapse; the survivor and the merged edges are interpolated, deleted and changed
     /// elements follow On_mesh_change. \throws Edit_refused.
     Vertex collapse(Edge e, float t = 0.5f);
-    /// collapse without the exception.
+    /// collapse without the exception. Checks once (or not at all right after an accepted
+    /// `lock->check_collapse(e, t)` on this thread: Mesh::check_collapse).
     std::optional<Refusal> try_collapse(Edge e, float t = 0.5f);
+    /// The collapse of a plan made on this World's mesh (`lock->plan_collapse(e, t)`), not
+    /// checked again; stale plans are refused as for flip(plan). \throws Edit_refused.
+    Vertex collapse(const Collapse_plan& plan);
+    /// collapse(plan) without the exception.
+    std::optional<Refusal> try_collapse(const Collapse_plan& plan);
     /// Replaces the whole mesh (for generators that build one in bulk); every layer is resized
     /// to it and reset to its initial value.
     void assign(Mesh mesh);

@@ -122,25 +122,32 @@ std::optional<Refusal> Mesh_lock::try_add_face(Vertex a, Vertex b, Vertex c, Fac
     return std::nullopt;
 }
 
+// Each edit by edge plans it on the current mesh (one check, or none when the mesh remembers an
+// accepted check_*) and carries out the plan: the World's own steps never check twice.
+
 void Mesh_lock::flip(Edge e) {
     if (auto r = try_flip(e)) throw Edit_refused(*r);
 }
 
-std::optional<Refusal> Mesh_lock::try_flip(Edge e) {
+std::optional<Refusal> Mesh_lock::try_flip(Edge e) { return try_flip(world_->mesh().plan_flip(e)); }
+
+void Mesh_lock::flip(const Flip_plan& plan) {
+    if (auto r = try_flip(plan)) throw Edit_refused(*r);
+}
+
+std::optional<Refusal> Mesh_lock::try_flip(const Flip_plan& plan) {
     World& w = *world_;
-    if (!w.callbacks_.empty()) {
-        if (auto r = w.mesh().check_flip(e)) return r;
-        w.run_callbacks([&](const Mesh_callbacks& c) {
-            if (c.before_flip) c.before_flip(w, e);
-        });
-    }
+    if (auto r = w.mesh().check_flip(plan)) return r;
+    const Edge e = plan.edge();
+    w.run_callbacks([&](const Mesh_callbacks& c) {
+        if (c.before_flip) c.before_flip(w, e);
+    });
     const Mesh& m = w.mesh();
-    const bool live = m.contains(e);
-    const Edge b = live ? e.base() : no_edge;
-    const Flip_change change{b, live ? b.left(m) : no_face, live ? b.right(m) : no_face};
-    // Checked inside: a refusal here leaves the mesh as it was (a shared mesh is cloned first,
-    // which changes no content).
-    if (auto r = w.writable_mesh().try_flip(e)) return r;
+    const Edge b = e.base();
+    const Flip_change change{b, b.left(m), b.right(m)};
+    // Refused only if a callback edited the mesh, which they may not: the mesh is then as it
+    // was (a shared mesh is cloned first, which keeps its content and so the plan's stamp).
+    if (auto r = w.writable_mesh().try_flip(plan)) return r;
     w.follow([](const Layer_base& l) { return l.follows_flip(); },
              [&](Layer_base& l) { return l.on_flip(*w.mesh_, change); });
     w.mesh_version_ = next_version();
@@ -157,14 +164,27 @@ Edge Mesh_lock::split(Edge e, float t) {
 }
 
 std::optional<Refusal> Mesh_lock::try_split(Edge e, float t, Edge* out) {
+    return try_split(world_->mesh().plan_split(e, t), out);
+}
+
+Edge Mesh_lock::split(const Split_plan& plan) {
+    Edge created;
+    if (auto r = try_split(plan, &created)) throw Edit_refused(*r);
+    return created;
+}
+
+std::optional<Refusal> Mesh_lock::try_split(const Split_plan& plan, Edge* out) {
     World& w = *world_;
-    if (auto r = w.mesh().check_split(e, t)) return r;
+    if (auto r = w.mesh().check_split(plan)) return r;
+    const Edge e = plan.edge();
+    const float t = plan.t();
     w.run_callbacks([&](const Mesh_callbacks& c) {
         if (c.before_split) c.before_split(w, e, t);
     });
     Split_change s;
     read_quad(w.mesh(), e, t, s);
-    const Edge n = w.writable_mesh().split(e, t);
+    Edge n;
+    if (auto r = w.writable_mesh().try_split(plan, &n)) return r; // as in try_flip(plan)
     const Mesh& m = w.mesh();
     s.n = n;
     s.m = n.origin(m);
@@ -185,16 +205,24 @@ std::optional<Refusal> Mesh_lock::try_split(Edge e, float t, Edge* out) {
     return std::nullopt;
 }
 
-Vertex Mesh_lock::collapse(Edge e, float t) {
-    const Vertex a =
-        world_->mesh().contains(e) && e.is_primal() ? e.origin(world_->mesh()) : no_vertex;
-    if (auto r = try_collapse(e, t)) throw Edit_refused(*r);
+Vertex Mesh_lock::collapse(Edge e, float t) { return collapse(world_->mesh().plan_collapse(e, t)); }
+
+std::optional<Refusal> Mesh_lock::try_collapse(Edge e, float t) {
+    return try_collapse(world_->mesh().plan_collapse(e, t));
+}
+
+Vertex Mesh_lock::collapse(const Collapse_plan& plan) {
+    const Mesh& m = world_->mesh();
+    const Vertex a = m.check_collapse(plan) ? no_vertex : plan.edge().origin(m);
+    if (auto r = try_collapse(plan)) throw Edit_refused(*r);
     return a;
 }
 
-std::optional<Refusal> Mesh_lock::try_collapse(Edge e, float t) {
+std::optional<Refusal> Mesh_lock::try_collapse(const Collapse_plan& plan) {
     World& w = *world_;
-    if (auto r = w.mesh().check_collapse(e, t)) return r;
+    if (auto r = w.mesh().check_collapse(plan)) return r;
+    const Edge e = plan.edge();
+    const float t = plan.t();
     w.run_callbacks([&](const Mesh_callbacks& c) {
         if (c.before_collapse) c.before_collapse(w, e, t);
     });
@@ -214,7 +242,7 @@ std::optional<Refusal> Mesh_lock::try_collapse(Edge e, float t) {
         k.moved_edges = w.scratch_edges_;
         k.moved_faces = w.scratch_faces_;
     }
-    w.writable_mesh().collapse(e, t);
+    if (auto r = w.writable_mesh().try_collapse(plan)) return r; // as in try_flip(plan)
     w.follow(every_layer, [&](Layer_base& l) { return l.on_collapse(*w.mesh_, k); });
     w.mesh_version_ = next_version();
     w.run_callbacks([&](const Mesh_callbacks& c) {

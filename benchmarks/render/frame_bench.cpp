@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -242,18 +243,19 @@ BENCHMARK(update_after_flip)
     ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}})
     ->Unit(benchmark::kMillisecond);
 
-// A world of the default pipeline (plates, elevation, refinement) with `n` sphere points.
+// A world of the default pipeline (plates, elevation, refinement) with `n` sphere points. Each
+// size is generated once and kept: the benchmarks below alternate sizes, and 10M takes a minute.
 const World& pipeline_world(std::int64_t n) {
-    static std::int64_t made = 0;
-    static World world;
-    if (made != n) {
+    static std::map<std::int64_t, World> worlds;
+    auto it = worlds.find(n);
+    if (it == worlds.end()) {
         gen::Pipeline p = gen::default_pipeline();
         gen::override_parameter(p, gen::builtin_modules(), "count", Dict_value(n), "sphere");
-        world = World();
+        World world;
         gen::run_pipeline(world, p, gen::builtin_modules());
-        made = n;
+        it = worlds.emplace(n, std::move(world)).first;
     }
-    return world;
+    return it->second;
 }
 
 // Edges of `world` near random directions, for edits spread over the planet.
@@ -273,7 +275,8 @@ std::vector<render::Pick> random_picks(const World& world, std::size_t count) {
 /// One edit through the editor's command path on the default pipeline's world: snapshot,
 /// the operation with its layer updates, the recorded delta, the step's memory, the scene
 /// update and the GPU patch. Arg 1: 0 flip, 1 split, 2 collapse. Counter `step_bytes`: the
-/// memory the step holds.
+/// memory the step holds; `edit_ms`, `update_ms`, `upload_ms`: the edit (snapshot to step
+/// memory), Scene_builder::build and the upload with glFinish, per step.
 void edit_step(benchmark::State& state) {
     gl();
     World document = pipeline_world(state.range(0));
@@ -287,10 +290,12 @@ void edit_step(benchmark::State& state) {
     renderer.upload(builder.build(document, options));
     const auto picks = random_picks(document, 2048);
     std::size_t i = 0, bytes = 0, steps = 0;
+    double edit = 0.0, build = 0.0, upload = 0.0; // seconds in each phase
     std::vector<World> history; // the steps' snapshots, as the undo stack keeps them
     for (auto _ : state) {
         const render::Pick& pick = picks[i++ % picks.size()];
         const Edge e = pick.edge.base();
+        const auto t0 = Clock::now();
         World next = document;
         World_delta delta;
         bool done = false;
@@ -309,16 +314,27 @@ void edit_step(benchmark::State& state) {
         ++steps;
         history.push_back(document);
         document = std::move(next);
-        renderer.upload(builder.build(document, options, &delta));
+        const auto t1 = Clock::now();
+        const render::Scene scene = builder.build(document, options, &delta);
+        const auto t2 = Clock::now();
+        renderer.upload(scene);
         gl().finish();
+        const auto t3 = Clock::now();
+        edit += std::chrono::duration<double>(t1 - t0).count();
+        build += std::chrono::duration<double>(t2 - t1).count();
+        upload += std::chrono::duration<double>(t3 - t2).count();
     }
+    const double n = double(std::max<std::size_t>(steps, 1));
     state.counters["step_bytes"] = steps ? double(bytes) / double(steps) : 0.0;
     state.counters["refused"] = double(state.iterations() - steps);
+    state.counters["edit_ms"] = 1e3 * edit / n;
+    state.counters["update_ms"] = 1e3 * build / n;
+    state.counters["upload_ms"] = 1e3 * upload / n;
     renderer.release();
 }
 // A fixed count: every step's snapshot is kept, as the undo stack keeps them.
 BENCHMARK(edit_step)
-    ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}})
+    ->ArgsProduct({{100'000, 1'000'000, 10'000'000}, {0, 1, 2}})
     ->Iterations(1000)
     ->Unit(benchmark::kMillisecond);
 
@@ -351,7 +367,7 @@ void undo_redo(benchmark::State& state) {
     }
     renderer.release();
 }
-BENCHMARK(undo_redo)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+BENCHMARK(undo_redo)->Arg(100'000)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kMillisecond);
 
 /// The preview of each tool for the element under the cursor (what hovering computes). Arg 1:
 /// 1 flip, 2 split, 3 collapse.

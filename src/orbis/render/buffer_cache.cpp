@@ -147,6 +147,9 @@ const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shad
         keys_[target] = key;
         const int s = shading == Shading::flat ? 0 : 1;
         index_valid_[s] = dirt_valid_[s] = colours_updated_[s] = false;
+        // Indexed now, off the edit path: the first edit after a build costs what it touches.
+        index_[s] = index_triangles(out, world.mesh());
+        index_valid_[s] = true;
         count(&Rebuild_counts::triangles);
     }
     return out;
@@ -170,6 +173,8 @@ const Line_buffers& Buffer_cache::primal_edges(const World& world) {
         primal_ = render::primal_edges(world.mesh(), positions(world));
         keys_[primal_lines] = key;
         line_index_valid_[0] = line_dirt_valid_[0] = line_colours_updated_[0] = false;
+        line_index_[0] = index_lines(primal_, world.mesh());
+        line_index_valid_[0] = true;
         count(&Rebuild_counts::primal_edges);
     }
     return primal_;
@@ -182,6 +187,8 @@ const Line_buffers& Buffer_cache::dual_edges(const World& world) {
         dual_ = render::dual_edges(world.mesh(), positions(world));
         keys_[dual_lines] = key;
         line_index_valid_[1] = line_dirt_valid_[1] = line_colours_updated_[1] = false;
+        line_index_[1] = index_lines(dual_, world.mesh());
+        line_index_valid_[1] = true;
         count(&Rebuild_counts::dual_edges);
     }
     return dual_;
@@ -200,7 +207,7 @@ const Buffer_cache::Layer_entry& Buffer_cache::layer_colours(const World& world,
     if (e.serial == 0 || e.name != name || e.mesh_version != world.mesh_version() ||
         e.layer_version != layer->version() || !(e.options == options) ||
         e.water_versions != water) {
-        e.colours = colours_for_layer(world, name, options);
+        e.colours = colours_for_layer(world, name, options, &ranges_);
         e.name = std::string(name);
         e.mesh_version = world.mesh_version();
         e.layer_version = layer->version();
@@ -369,7 +376,8 @@ void Buffer_cache::update_line_colours(const World& world, Target target,
         slots.push_back(e.sym().index());
     }
     // Gone edges draw nothing (no_edge), whatever their slots hold.
-    if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours)) return;
+    if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours, &ranges_, &delta))
+        return;
     colours_on(b, layer.colours, line_dirt_[l].vertices, colours_[target].colours);
     mark_recoloured(world, target, *base);
     line_colours_updated_[l] = true;
@@ -394,7 +402,8 @@ void Buffer_cache::update_triangle_colours(const World& world, Target target,
     } else {
         return;
     }
-    if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours)) return;
+    if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours, &ranges_, &delta))
+        return;
     colours_on(triangles_[s], layer.colours, dirt_[s].vertices, colours_[target].colours);
     mark_recoloured(world, target, *base);
     colours_updated_[s] = true;

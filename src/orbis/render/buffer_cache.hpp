@@ -3,6 +3,7 @@
 #pragma once
 
 #include "orbis/core/world_delta.hpp"
+#include "orbis/render/live_range.hpp"
 #include "orbis/render/mesh_buffers.hpp"
 #include "orbis/render/water_buffers.hpp"
 
@@ -58,8 +59,9 @@ std::string relief_refusal(const std::string& name);
 /// References returned stay valid until the next call that rebuilds the same part.
 class Buffer_cache {
 public:
-    /// The triangles of `world` (flat and smooth are cached separately).
-    /// \throws std::invalid_argument when the world has no position layer. O(faces) on rebuild.
+    /// The triangles of `world` (flat and smooth are cached separately), indexed for apply()
+    /// as they are built. \throws std::invalid_argument when the world has no position layer.
+    /// O(faces) on rebuild.
     const Triangle_buffers& triangles(const World& world, Shading shading);
     /// The Voronoi cells of `world`. \throws as triangles(). O(edges) on rebuild.
     const Voronoi_buffers& voronoi_cells(const World& world);
@@ -114,9 +116,10 @@ public:
     /// colours up to `world` in place when they were built for the state `delta` starts from:
     /// only the listed elements and what is around them are rewritten (see update_triangles,
     /// update_lines). Layer colours are recoloured where they changed, unless an automatic
-    /// range changed (then the next colour call recomputes them). Voronoi cells are left to
-    /// rebuild on their next request. Returns whether a part was updated. Cost O(listed
-    /// elements × valence), plus a one-time O(elements) index per part after a full rebuild.
+    /// range changed (then the next colour call recomputes them); the range is checked on the
+    /// layer chunks the edit touched (see Live_range_cache). Voronoi cells are left to rebuild
+    /// on their next request. Returns whether a part was updated. Cost O(listed elements ×
+    /// valence + layer chunks); parts are indexed for it when they are built.
     bool apply(const World& world, const World_delta& delta);
     /// What the last apply() rewrote in the triangles of `shading` and their colours, or
     /// nothing when they were rebuilt or not updated since.
@@ -234,6 +237,9 @@ private:
     // triangles does not recompute it, and different layers per target do not evict each other.
     std::array<Layer_entry, target_count> layers_;
     std::array<Colour_entry, target_count> colours_;
+    // The automatic range of the layer coloured last, so that an edit reads only the chunks it
+    // touched to see whether the range moved (one for all targets: they show one layer).
+    Live_range_cache ranges_;
     std::uint64_t next_serial_ = 1;
     Rebuild_counts last_;
     Rebuild_counts total_;

@@ -2,6 +2,8 @@
 // CPU-side vertex and index arrays of a mesh, its Voronoi dual and their colours.
 #include "orbis/render/mesh_buffers.hpp"
 
+#include "orbis/render/growth.hpp"
+#include "orbis/render/live_range.hpp"
 #include "orbis/render/live_slots.hpp"
 #include "orbis/render/water_buffers.hpp"
 
@@ -196,6 +198,13 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     out.shading = shading;
     const std::size_t faces = m.face_count();
     const std::vector<std::uint32_t> rank = live_face_ranks(m);
+    // Edits append triangles (and flat corners or smooth vertices) in place: leave them room.
+    detail::reserve_with_room(out.indices, 3 * faces);
+    detail::reserve_with_room(out.face_of, faces);
+    const std::size_t outputs = shading == Shading::flat ? 3 * faces : m.vertex_count();
+    detail::reserve_with_room(out.positions, outputs);
+    detail::reserve_with_room(out.normals, outputs);
+    detail::reserve_with_room(out.vertex_of, outputs);
     out.indices.resize(3 * faces);
     out.face_of.resize(faces);
     if (shading == Shading::flat) {
@@ -212,8 +221,6 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     }
     // Smooth: one output vertex per live vertex, in index order; slots map to outputs.
     std::vector<std::uint32_t> output_of(m.vertex_slots(), unset);
-    out.positions.reserve(m.vertex_count());
-    out.vertex_of.reserve(m.vertex_count());
     for (const Vertex v : m.vertices()) {
         output_of[v.index()] = static_cast<std::uint32_t>(out.positions.size());
         out.positions.push_back(positions[v.index()]);
@@ -242,11 +249,13 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
 
 Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m) {
     Triangle_index index;
+    detail::reserve_with_room(index.triangle_of_face, m.face_slots());
     index.triangle_of_face.assign(m.face_slots(), unset);
     for (std::size_t t = 0; t < b.face_of.size(); ++t)
         if (b.face_of[t].valid() && b.face_of[t].index() < m.face_slots())
             index.triangle_of_face[b.face_of[t].index()] = static_cast<std::uint32_t>(t);
     if (b.shading == Shading::smooth) {
+        detail::reserve_with_room(index.output_of_vertex, m.vertex_slots());
         index.output_of_vertex.assign(m.vertex_slots(), unset);
         for (std::size_t i = 0; i < b.vertex_of.size(); ++i)
             if (b.vertex_of[i].valid() && b.vertex_of[i].index() < m.vertex_slots())
@@ -391,6 +400,8 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
 Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions) {
     require_positions(m, positions);
     Line_buffers out;
+    detail::reserve_with_room(out.positions, 2 * m.edge_count());
+    detail::reserve_with_room(out.edge_of, m.edge_count());
     out.positions.resize(2 * m.edge_count());
     out.edge_of.resize(m.edge_count());
     std::size_t s = 0;
@@ -404,6 +415,7 @@ Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions) {
 
 Line_index index_lines(const Line_buffers& b, const Mesh& m) {
     Line_index index;
+    detail::reserve_with_room(index.segment_of_quad, m.edge_slots() / 2);
     index.segment_of_quad.assign(m.edge_slots() / 2, unset);
     for (std::size_t s = 0; s < b.edge_of.size(); ++s) {
         const Edge e = b.edge_of[s];
@@ -583,8 +595,8 @@ Line_buffers dual_edges(const Mesh& m, std::span<const glm::vec3> positions) {
     require_positions(m, positions);
     const std::vector<glm::vec3> centre = face_geometry(m, positions).centre;
     Line_buffers out;
-    out.positions.reserve(2 * m.edge_count());
-    out.edge_of.reserve(m.edge_count());
+    detail::reserve_with_room(out.positions, 2 * m.edge_count());
+    detail::reserve_with_room(out.edge_of, m.edge_count());
     for (const Edge e : m.edges()) {
         const Face left = e.left(m), right = e.right(m);
         if (!left.valid() || !right.valid()) continue;
@@ -600,7 +612,9 @@ std::vector<glm::vec3> vertex_positions(const World& world) {
     if (!layer)
         throw std::invalid_argument("render: the world has no '" +
                                     std::string(position_layer.name()) + "' layer");
-    std::vector<glm::vec3> out(layer->size());
+    std::vector<glm::vec3> out;
+    detail::reserve_with_room(out, layer->size()); // splits append vertices
+    out.resize(layer->size());
     auto to = out.begin();
     for (std::size_t c = 0; c < layer->chunk_count(); ++c) {
         const auto chunk = layer->chunk(c);
@@ -626,24 +640,6 @@ double component(const T& v, int i) {
     } else {
         return static_cast<double>(v[i]);
     }
-}
-
-// The smallest and largest finite component over the live elements; [0, 1] when there is none.
-template <class T, Layer_type Type>
-std::pair<double, double> live_range(const Layer<T, Type>& layer, const Mesh& m) {
-    double lo = std::numeric_limits<double>::infinity();
-    double hi = -lo;
-    detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
-        const T& v = layer.at_slot(s);
-        for (int i = 0; i < layer_value_length<T>; ++i) {
-            const double x = component(v, i);
-            if (std::isfinite(x)) {
-                lo = std::min(lo, x);
-                hi = std::max(hi, x);
-            }
-        }
-    });
-    return lo <= hi ? std::pair{lo, hi} : std::pair{0.0, 1.0};
 }
 
 // The colour of one value under the map and range chosen for a layer of value type T.
@@ -723,15 +719,28 @@ void require_colourable(const Layer<T, Type>& layer, const Mesh& m) {
                                     " does not match its world's mesh");
 }
 
+// Where the automatic range comes from: a cache that follows edits, or a pass over the layer.
+struct Range_source {
+    const World& world;
+    Live_range_cache* cache = nullptr;
+    const World_delta* delta = nullptr;
+
+    std::pair<double, double> operator()(const Layer_base& layer) const {
+        return cache ? cache->range(world, layer.name(), delta) : live_range(world, layer.name());
+    }
+};
+
 template <class T, Layer_type Type>
 Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o,
-                          const Water_layers& water) {
+                          const Water_layers& water, const Range_source& live) {
     require_colourable(layer, m);
-    Slot_colours out{Type, std::vector<Colour>(layer.size(), no_colour)};
+    Slot_colours out{Type, {}};
+    detail::reserve_with_room(out.colours, layer.size()); // recolour_slots appends
+    out.colours.assign(layer.size(), no_colour);
     if constexpr (layer_value_length<T> != 2) {
         const Colour_map_kind kind = map_of<T>(o);
         // Maps that ignore the range skip the pass that finds it.
-        out.range = o.range ? *o.range : ranged<T>(o) ? live_range(layer, m) : std::pair{0.0, 1.0};
+        out.range = o.range ? *o.range : ranged<T>(o) ? live(layer) : std::pair{0.0, 1.0};
         detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
             out.colours[s] = colour_at(layer, s, kind, out.range, o, water);
         });
@@ -742,15 +751,15 @@ Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colo
 template <class T, Layer_type Type>
 bool recolour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_options& o,
                     const Water_layers& water, std::span<const std::size_t> slots,
-                    Slot_colours& out) {
+                    Slot_colours& out, const Range_source& live) {
     require_colourable(layer, m);
     if (out.type != Type)
         throw std::invalid_argument("render: " + describe(layer) +
                                     " is not the kind of layer these colours came from");
     if constexpr (layer_value_length<T> != 2) {
         // An automatic range may have grown or shrunk (a changed slot held the extreme):
-        // then every colour moves. O(elements), only for maps that use the range.
-        if (!o.range && ranged<T>(o) && live_range(layer, m) != out.range) return false;
+        // then every colour moves. Only for maps that use the range.
+        if (!o.range && ranged<T>(o) && live(layer) != out.range) return false;
         const Colour_map_kind kind = map_of<T>(o);
         out.colours.resize(layer.size(), no_colour);
         for (const std::size_t s : slots) {
@@ -764,7 +773,8 @@ bool recolour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colour_opt
 }
 
 Slot_colours colours_of(const World& world, std::string_view name, const Colour_options& o,
-                        bool (*accepts)(Layer_type), std::string_view wanted) {
+                        bool (*accepts)(Layer_type), std::string_view wanted,
+                        Live_range_cache* ranges = nullptr) {
     const Layer_base* base = world.find_layer(name);
     if (!base)
         throw std::invalid_argument("render: there is no typed layer '" + std::string(name) +
@@ -776,7 +786,8 @@ Slot_colours colours_of(const World& world, std::string_view name, const Colour_
     const Water_layers water = o.water ? water_layers(world) : Water_layers{};
     return with_value_type(base->value_tag(), [&]<class T>() {
         return with_layer_type(base->type(), [&]<Layer_type Type>() {
-            return colour_layer(static_cast<const Layer<T, Type>&>(*base), m, o, water);
+            return colour_layer(static_cast<const Layer<T, Type>&>(*base), m, o, water,
+                                Range_source{world, ranges, nullptr});
         });
     });
 }
@@ -809,13 +820,14 @@ Slot_colours colours_for_edges(const World& world, std::string_view name,
 }
 
 Slot_colours colours_for_layer(const World& world, std::string_view name,
-                               const Colour_options& options) {
+                               const Colour_options& options, Live_range_cache* ranges) {
     return colours_of(
-        world, name, options, [](Layer_type) { return true; }, "a typed layer");
+        world, name, options, [](Layer_type) { return true; }, "a typed layer", ranges);
 }
 
 bool recolour_slots(const World& world, std::string_view name, const Colour_options& options,
-                    std::span<const std::size_t> slots, Slot_colours& colours) {
+                    std::span<const std::size_t> slots, Slot_colours& colours,
+                    Live_range_cache* ranges, const World_delta* delta) {
     const Layer_base* base = world.find_layer(name);
     if (!base)
         throw std::invalid_argument("render: there is no typed layer '" + std::string(name) +
@@ -825,7 +837,7 @@ bool recolour_slots(const World& world, std::string_view name, const Colour_opti
     return with_value_type(base->value_tag(), [&]<class T>() {
         return with_layer_type(base->type(), [&]<Layer_type Type>() {
             return recolour_layer(static_cast<const Layer<T, Type>&>(*base), m, options, water,
-                                  slots, colours);
+                                  slots, colours, Range_source{world, ranges, delta});
         });
     });
 }
@@ -860,7 +872,9 @@ Colour triangle_output_colour(const Triangle_buffers& b, const Slot_colours& c, 
 
 std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c) {
     require_triangle_colours(b, c);
-    std::vector<Colour> out(b.positions.size(), no_colour);
+    std::vector<Colour> out;
+    detail::reserve_with_room(out, b.positions.size()); // the in-place colours_on appends
+    out.assign(b.positions.size(), no_colour);
     for (std::size_t i = 0; i < out.size(); ++i)
         out[i] = triangle_output_colour(b, c, i);
     return out;
@@ -916,7 +930,9 @@ bool primal_colours(const Slot_colours& c) {
 
 std::vector<Colour> colours_on(const Line_buffers& b, const Slot_colours& c) {
     const bool primal = primal_colours(c);
-    std::vector<Colour> out(b.positions.size(), no_colour);
+    std::vector<Colour> out;
+    detail::reserve_with_room(out, b.positions.size());
+    out.assign(b.positions.size(), no_colour);
     for (std::size_t s = 0; s < b.edge_of.size(); ++s)
         std::tie(out[2 * s], out[2 * s + 1]) = segment_colours(b, c, s, primal);
     return out;

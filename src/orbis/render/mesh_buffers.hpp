@@ -23,9 +23,12 @@
 
 namespace orbis {
 class World;
+struct World_delta;
 } // namespace orbis
 
 namespace orbis::render {
+
+class Live_range_cache;
 
 /// An 8-bit sRGB colour with alpha, the layout of an RGBA8 vertex attribute.
 using Colour = glm::u8vec4;
@@ -228,20 +231,26 @@ Slot_colours colours_for_faces(const World& world, std::string_view name,
 /// \throws std::invalid_argument as colours_for_vertices.
 Slot_colours colours_for_edges(const World& world, std::string_view name,
                                const Colour_options& options = {});
-/// Colours of the typed layer `name`, whatever its kind.
+/// Colours of the typed layer `name`, whatever its kind. An automatic range is found through
+/// `ranges` when given (see Live_range_cache), else by a pass over the layer.
 /// \throws std::invalid_argument as colours_for_vertices.
 Slot_colours colours_for_layer(const World& world, std::string_view name,
-                               const Colour_options& options = {});
+                               const Colour_options& options = {},
+                               Live_range_cache* ranges = nullptr);
 /// Recolours `slots` of `colours` (made by colours_for_layer for the same layer and options)
 /// after their values or elements changed: live slots get their value's colour under
 /// colours.range, dead ones no_colour; the arrays grow with the layer. Returns false, changing
 /// nothing, when the range was found from the values (no options.range) and the live values'
-/// range is no longer colours.range: then only a full colours_for_layer is right. O(slots),
-/// plus O(elements) to check an automatic range of a map that uses it.
+/// range is no longer colours.range: then only a full colours_for_layer is right. An automatic
+/// range is checked through `ranges` when given, told by `delta` (the edit that changed the
+/// slots) which elements may have come or gone (see Live_range_cache::range): O(slots) plus
+/// what the edit touched; without `ranges` the check is a pass over the layer, O(elements).
+/// Maps that ignore the range skip the check.
 /// \throws std::invalid_argument as colours_for_layer, or when the layer's kind or value type
 /// differs from the colours'.
 bool recolour_slots(const World& world, std::string_view name, const Colour_options& options,
-                    std::span<const std::size_t> slots, Slot_colours& colours);
+                    std::span<const std::size_t> slots, Slot_colours& colours,
+                    Live_range_cache* ranges = nullptr, const World_delta* delta = nullptr);
 ///@}
 
 /// \name Colours laid onto buffers: one Colour per output vertex (per segment end for lines).

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// End-to-end generation: `sphere` by steps vs CGAL + OpenMesh, `delaunay`, the default pipeline.
+// End-to-end generation: `sphere` by steps vs CGAL + OpenMesh, `delaunay`, the default pipeline,
+// and the terrain steps on one and two threads against CGAL's bare spherical triangulation.
 //
 // Every figure is manual time of the measured step alone: fresh Worlds, inputs and snapshots are
 // made outside the timed region, and results are destroyed after it (except where the step itself
@@ -13,6 +14,7 @@
 #include "orbis/gen/delaunay_module.hpp"
 #include "orbis/gen/fibonacci_sphere.hpp"
 #include "orbis/gen/module.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/pipeline.hpp"
 #include "orbis/gen/sphere.hpp"
 #include "orbis/gen/sphere_delaunay.hpp"
@@ -21,6 +23,7 @@
 #include <CGAL/Delaunay_triangulation_on_sphere_2.h>
 #include <CGAL/Delaunay_triangulation_on_sphere_traits_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
+#include <CGAL/Projection_on_sphere_traits_3.h>
 #include <CGAL/Triangulation_data_structure_2.h>
 #include <CGAL/Triangulation_on_sphere_face_base_2.h>
 #include <CGAL/Triangulation_on_sphere_vertex_base_2.h>
@@ -33,6 +36,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <numbers>
@@ -471,6 +475,80 @@ void check_default_pipeline(benchmark::State& state) {
     }
 }
 
+// ---- the terrain steps on one and two threads, against CGAL's bare triangulation ----
+
+/// Each iteration, interleaved so that machine noise hits all three alike: the terrain steps
+/// (`sphere,plates,elevation,refine,plate_boundaries` of the default pipeline at n points)
+/// through run_pipeline on a fresh World with two threads, then with one, then CGAL's
+/// Delaunay_triangulation_on_sphere_2 (Projection_on_sphere_traits_3, as the anchor benchmark)
+/// inserting the same points, bare: no mesh, no layers. Manual time is the two-thread run;
+/// counters give each figure, the ratios, and the two-thread run's seconds per module. The two
+/// worlds must be equal (the split never changes a result).
+void terrain_threads_against_cgal(benchmark::State& state) {
+    const std::uint32_t n = count_of(state);
+    Pipeline pipeline = default_pipeline();
+    const std::vector<std::string> terrain = {"sphere", "plates", "elevation", "refine",
+                                              "plate_boundaries"};
+    pipeline = select_steps(pipeline, terrain);
+    override_parameter(pipeline, builtin_modules(), "count", Dict_value(std::int64_t{n}), "sphere");
+    const Dict& sphere = pipeline.steps[0].params;
+    const std::vector<glm::vec3> points = fibonacci_points(
+        {.count = n,
+         .radius = static_cast<float>(sphere.at("radius").as<double>()),
+         .perturbation = static_cast<float>(sphere.at("perturbation").as<double>()),
+         .seed = static_cast<std::uint64_t>(sphere.at("seed").as<std::int64_t>())});
+    using Projection_triangulation =
+        CGAL::Delaunay_triangulation_on_sphere_2<CGAL::Projection_on_sphere_traits_3<Kernel>>;
+    std::vector<Point_3> cgal_points;
+    cgal_points.reserve(n);
+    for (const glm::vec3& p : points)
+        cgal_points.emplace_back(p.x, p.y, p.z);
+
+    const Parallel_settings saved = parallel_settings();
+    std::vector<double> step_seconds(pipeline.steps.size(), 0.0);
+    double two = 0, one = 0, cgal = 0;
+    const auto run = [&](unsigned threads, bool count_steps) {
+        set_parallel_settings({.threads = threads, .min_items = saved.min_items});
+        Pipeline_run_options options;
+        if (count_steps)
+            options.step_done = [&](std::size_t step, double seconds, const Dict&) {
+                step_seconds[step] += seconds;
+            };
+        auto world = std::make_unique<World>();
+        const auto start = Clock::now();
+        run_pipeline(*world, pipeline, builtin_modules(), options);
+        return std::pair(seconds_since(start), std::move(world));
+    };
+    for (auto _ : state) {
+        auto [two_seconds, two_world] = run(2, true);
+        two += two_seconds;
+        state.SetIterationTime(two_seconds);
+        {
+            auto [one_seconds, one_world] = run(1, false);
+            one += one_seconds;
+            require(*one_world == *two_world, "terrain: one and two threads gave other worlds");
+        }
+        two_world.reset();
+        std::optional<Projection_triangulation> triangulation(std::in_place);
+        const auto start = Clock::now();
+        triangulation->insert(cgal_points.begin(), cgal_points.end());
+        cgal += seconds_since(start);
+        require(triangulation->number_of_vertices() == n &&
+                    triangulation->number_of_faces() == 2 * std::size_t{n} - 4,
+                "CGAL DToS2: a sphere of N points has N vertices and 2N-4 faces");
+    }
+    set_parallel_settings(saved);
+    const double iterations = static_cast<double>(state.iterations());
+    state.counters["two_threads_s"] = two / iterations;
+    state.counters["one_thread_s"] = one / iterations;
+    state.counters["cgal_dtos2_s"] = cgal / iterations;
+    state.counters["one_over_two"] = one / two;
+    state.counters["two_over_cgal"] = two / cgal;
+    for (std::size_t i = 0; i < pipeline.steps.size(); ++i)
+        state.counters[std::to_string(i) + "_" + pipeline.steps[i].module + "_s"] =
+            step_seconds[i] / iterations;
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n"});
     for (std::int64_t n : {100'000, 1'000'000})
@@ -508,6 +586,19 @@ BENCHMARK(default_pipeline_declarations)
 BENCHMARK(check_default_pipeline)
     ->Unit(benchmark::kMicrosecond)
     ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
+BENCHMARK(terrain_threads_against_cgal)
+    ->ArgNames({"n"})
+    ->Apply([](benchmark::internal::Benchmark* b) {
+        b->Arg(1'000'000);
+        // Three worlds and a CGAL triangulation of 10M points take minutes per repetition and a
+        // few GB; ORBIS_BENCH_10M=1 adds them.
+        if (std::getenv("ORBIS_BENCH_10M")) b->Arg(10'000'000);
+    })
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 BENCHMARK(default_pipeline_run)
     ->Name("default_pipeline")

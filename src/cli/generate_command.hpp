@@ -20,7 +20,8 @@ struct Generate_options {
     std::optional<std::int64_t> seed;     ///< overrides every step's "seed"
     std::optional<double> perturbation;   ///< overrides the sphere step's "perturbation"
     std::vector<std::string> modules;     ///< run only these steps (empty: all)
-    bool timings = false;                 ///< print "<module>: <seconds> s" per step
+    std::optional<int> threads;           ///< threads of the generation passes (1 or 2)
+    bool timings = false;                 ///< print wall, CPU time and page faults per step
     bool print_pipeline = false;          ///< print the pipeline as JSON and stop
     std::string output;                   ///< world file to write
 };

@@ -3,6 +3,8 @@
 
 #include "orbis/core/face_soup.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/sphere_delaunay.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 
@@ -102,9 +104,12 @@ std::size_t count_non_delaunay_edges(const Mesh& mesh, std::span<const glm::vec3
 }
 
 Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> edges) {
-    std::vector<glm::dvec3> unit(p.size());
-    for (std::size_t i = 0; i < p.size(); ++i)
-        if (p[i] != glm::vec3(0)) unit[i] = unit_direction(p[i]);
+    Scratch_vector<glm::dvec3> unit(p.size());
+    parallel_ranges(static_cast<std::uint32_t>(p.size()),
+                    [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+                        for (std::uint32_t i = begin; i < end; ++i)
+                            unit[i] = p[i] != glm::vec3(0) ? unit_direction(p[i]) : glm::dvec3(0);
+                    });
     // One mark per quad-edge, so each edge waits in the stack at most once.
     std::vector<bool> queued(lock->edge_slots() / 2, false);
     std::vector<Edge> stack;

@@ -3,12 +3,15 @@
 
 #include "orbis/core/world.hpp"
 #include "orbis/gen/noise.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/plates_module.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -17,15 +20,22 @@ namespace orbis::gen {
 
 namespace {
 
-constexpr std::uint32_t unreached = std::numeric_limits<std::uint32_t>::max();
+// Hop counts are at most 4096 (see max_hops below), so 16 bits hold them: six walks' arrays and
+// the plate ids they compare stay small enough to share the last-level cache at 10M vertices.
+using Hops = std::uint16_t;
+constexpr Hops unreached = std::numeric_limits<Hops>::max();
+constexpr std::uint32_t most_hops = 4096;
 
-// Hops from the nearest source, walking only between vertices of the same plate; unreached
-// beyond `max_hops`.
-std::vector<std::uint32_t> hops_within_plate(const Vertex_adjacency& g,
-                                             const std::vector<std::int32_t>& plate,
-                                             const std::vector<std::uint32_t>& sources,
-                                             std::uint32_t max_hops) {
-    std::vector<std::uint32_t> hops(plate.size(), unreached);
+// Hops from the nearest source, walking only between vertices of the same plate (or between
+// any vertices when `plate` is null); unreached beyond `max_hops` (at most most_hops).
+template <class Plate_id>
+std::vector<Hops> hops_within_plate(const Vertex_adjacency& g, const Plate_id* plate,
+                                    const std::vector<std::uint32_t>& sources,
+                                    std::uint32_t max_hops) {
+    std::vector<Hops> hops;
+    hops.reserve(g.slots());
+    advise_huge_pages(hops);
+    hops.resize(g.slots(), unreached);
     std::vector<std::uint32_t> frontier, next;
     for (const std::uint32_t s : sources)
         if (hops[s] == unreached) {
@@ -37,8 +47,8 @@ std::vector<std::uint32_t> hops_within_plate(const Vertex_adjacency& g,
         for (const std::uint32_t v : frontier)
             for (std::uint32_t k = g.first[v]; k < g.first[v + 1]; ++k) {
                 const std::uint32_t n = g.next[k];
-                if (hops[n] != unreached || plate[n] != plate[v]) continue;
-                hops[n] = h;
+                if (hops[n] != unreached || (plate && plate[n] != plate[v])) continue;
+                hops[n] = static_cast<Hops>(h);
                 next.push_back(n);
             }
         std::swap(frontier, next);
@@ -52,7 +62,7 @@ double smoothstep(double a, double b, double x) {
 }
 
 // exp(-(d / width)^2) for a distance in km, 0 where unreached.
-double bell(std::uint32_t hops, double edge_km, double centre_km, double width_km) {
+double bell(Hops hops, double edge_km, double centre_km, double width_km) {
     if (hops == unreached) return 0;
     const double x = (double(hops) * edge_km - centre_km) / width_km;
     return std::exp(-x * x);
@@ -114,22 +124,62 @@ Dict Elevation_module::run_with(World& world, const Elevation_params& params,
     if (m.vertex_count() == 0) throw std::runtime_error("module 'elevation' needs vertices");
     const std::uint32_t slots = m.vertex_slots();
 
-    std::vector<glm::dvec3> unit(slots, glm::dvec3(0));
-    std::vector<std::int32_t> plate(slots, -1);
-    double radius = 0;
-    for (const Vertex v : m.vertices()) {
-        const glm::dvec3 p((*position)[v]);
-        radius = std::max(radius, glm::length(p));
-        unit[v.index()] = glm::normalize(p);
-        plate[v.index()] = (*plate_id)[v];
-        if (plate[v.index()] < 0 || std::size_t(plate[v.index()]) >= plates.size())
-            throw std::runtime_error("module 'elevation': vertex v" + std::to_string(v.index()) +
-                                     " has no plate (run 'plates' first)");
-    }
+    // Per slot on two threads; each part stops at its first vertex without a plate, and the
+    // first part's error is thrown first, so the message names the lowest such vertex.
+    Scratch_vector<glm::dvec3> unit(slots);
+    std::vector<std::int32_t> plate(slots);
+    // The walks compare plates of neighbours at random: 16-bit copies halve what they read
+    // (the plates module makes at most 1000 plates; a World with more uses the full ids).
+    const bool narrow = plates.size() <= std::size_t(std::numeric_limits<std::int16_t>::max());
+    std::vector<std::int16_t> narrow_plate(narrow ? slots : 0);
+    double part_radius[2] = {0, 0};
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        double r = 0;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Vertex v{i};
+            if (!m.contains(v)) {
+                unit[i] = glm::dvec3(0);
+                plate[i] = -1;
+                if (narrow) narrow_plate[i] = -1;
+                continue;
+            }
+            const glm::dvec3 p((*position)[v]);
+            r = std::max(r, glm::length(p));
+            unit[i] = glm::normalize(p);
+            plate[i] = (*plate_id)[v];
+            if (plate[i] < 0 || std::size_t(plate[i]) >= plates.size())
+                throw std::runtime_error("module 'elevation': vertex v" + std::to_string(i) +
+                                         " has no plate (run 'plates' first)");
+            if (narrow) narrow_plate[i] = static_cast<std::int16_t>(plate[i]);
+        }
+        part_radius[part] = r;
+    });
+    // A maximum does not depend on the split (std::max skips NaN lengths either way).
+    const double radius = std::max(part_radius[0], part_radius[1]);
+    // The arcs on two threads, a block at a time; the sum stays in edge order on one thread,
+    // so that it rounds as it always has.
     double edge_sum = 0;
-    for (const Edge e : m.edges())
-        edge_sum += std::acos(
-            std::clamp(glm::dot(unit[e.origin(m).index()], unit[e.dest(m).index()]), -1.0, 1.0));
+    {
+        const std::uint32_t quads = m.edge_slots() / 2;
+        constexpr std::uint32_t block = 1u << 20;
+        Scratch_vector<double> arc(std::min(quads, block));
+        for (std::uint32_t q0 = 0; q0 < quads; q0 += block) {
+            const std::uint32_t count = std::min(block, quads - q0);
+            parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+                for (std::uint32_t i = begin; i < end; ++i) {
+                    const Edge e{2 * (q0 + i)};
+                    // -1 marks a dead quad-edge: acos never gives it, not even for NaN.
+                    arc[i] = m.contains(e)
+                                 ? std::acos(std::clamp(
+                                       glm::dot(unit[e.origin(m).index()], unit[e.dest(m).index()]),
+                                       -1.0, 1.0))
+                                 : -1.0;
+                }
+            });
+            for (std::uint32_t i = 0; i < count; ++i)
+                if (arc[i] != -1.0) edge_sum += arc[i];
+        }
+    }
     const double edge_km = radius * edge_sum / double(std::max<std::size_t>(1, m.edge_count()));
     // The walks below visit each vertex's neighbours several times: an array beats quad-edges.
     const Vertex_adjacency g = vertex_adjacency(m);
@@ -162,17 +212,6 @@ Dict Elevation_module::run_with(World& world, const Elevation_params& params,
             break;
         }
     }
-    const auto hops_for = [&](const std::vector<std::uint32_t>& sources, double reach_km) {
-        const auto max_hops = std::uint32_t(std::clamp(reach_km / edge_km, 1.0, 4096.0));
-        return hops_within_plate(g, plate, sources, max_hops);
-    };
-    const auto collision_hops = hops_for(collision, 900);
-    const auto andes_hops = hops_for(overriding_continent, 600);
-    const auto arc_hops = hops_for(overriding_ocean, 400);
-    const auto trench_hops = hops_for(trench, 300);
-    const auto ridge_hops = hops_for(ridge, 1200);
-    progress.report(name(), 0.3);
-
     // Signed distance to the border between continental and oceanic crust (positive on
     // continents), so that coasts can be moved off the plate borders by noise.
     std::vector<std::uint32_t> crust_border;
@@ -187,36 +226,74 @@ Dict Elevation_module::run_with(World& world, const Elevation_params& params,
                 break;
             }
     }
-    const std::vector<std::int32_t> anywhere(slots, 0);
-    const auto border_hops = hops_within_plate(
-        g, anywhere, crust_border, std::uint32_t(std::clamp(3000.0 / edge_km, 1.0, 4096.0)));
+    // Six independent walks, on two threads, longest first (the crust border reaches furthest
+    // and crosses plates).
+    const auto max_hops = [&](double reach_km) {
+        return std::uint32_t(std::clamp(reach_km / edge_km, 1.0, double(most_hops)));
+    };
+    struct Walk {
+        const std::vector<std::uint32_t>& sources;
+        double reach_km;
+        bool within_plate;
+        std::vector<Hops> hops;
+    };
+    std::array<Walk, 6> walks{{{crust_border, 3000, false, {}},
+                               {ridge, 1200, true, {}},
+                               {collision, 900, true, {}},
+                               {overriding_continent, 600, true, {}},
+                               {overriding_ocean, 400, true, {}},
+                               {trench, 300, true, {}}}};
+    parallel_tasks(std::uint32_t(walks.size()), [&](std::uint32_t i) {
+        Walk& w = walks[i];
+        const std::uint32_t reach = max_hops(w.reach_km);
+        if (!w.within_plate)
+            w.hops = hops_within_plate<std::int16_t>(g, nullptr, w.sources, reach);
+        else if (narrow)
+            w.hops = hops_within_plate(g, narrow_plate.data(), w.sources, reach);
+        else
+            w.hops = hops_within_plate(g, plate.data(), w.sources, reach);
+    });
+    const auto& border_hops = walks[0].hops;
+    const auto& ridge_hops = walks[1].hops;
+    const auto& collision_hops = walks[2].hops;
+    const auto& andes_hops = walks[3].hops;
+    const auto& arc_hops = walks[4].hops;
+    const auto& trench_hops = walks[5].hops;
     progress.report(name(), 0.4);
 
     const Fractal_noise coast_noise({draw_seed(world), 6, 1.2, 2.1, 0.6});
     const Fractal_noise hill_noise({draw_seed(world), 8, 3.0, 2.0, 0.5});
     const Fractal_noise range_noise({draw_seed(world), 6, 4.0, 2.0, 0.5});
-    std::vector<float> height(slots, 0.f);
-    for (std::uint32_t i = 0; i < slots; ++i) {
-        if (plate[i] < 0) continue;
-        const glm::dvec3& p = unit[i];
-        const double border_km =
-            border_hops[i] == unreached ? 3000.0 : double(border_hops[i]) * edge_km;
-        const double signed_km = continental(i) ? border_km : -border_km;
-        const double continent =
-            smoothstep(-0.5 * coast_blur, 0.5 * coast_blur, signed_km + 2500.0 * coast_noise(p));
-        double h = -4200.0 + continent * 4800.0;
-        // Peaks and passes along ranges: ridged noise in [0.35, 1].
-        const double ridged = 0.35 + 0.65 * (1.0 - std::abs(range_noise(p)));
-        const bool oceanic = !plates[std::size_t(plate[i])].continental;
-        h += mountain_height * ridged * bell(collision_hops[i], edge_km, 0, 300);
-        h += 0.8 * mountain_height * ridged * bell(andes_hops[i], edge_km, 150, 150);
-        h += 3000.0 * ridged * bell(arc_hops[i], edge_km, 100, 80);
-        h -= trench_depth * bell(trench_hops[i], edge_km, 0, 80);
-        if (oceanic) h += 2000.0 * bell(ridge_hops[i], edge_km, 0, 250);
-        h += roughness * (0.6 + 0.4 * continent) * hill_noise(p);
-        height[i] = float(h);
-        if ((i & 0xFFFF) == 0) progress.report(name(), 0.4 + 0.5 * double(i) / double(slots));
-    }
+    // Each vertex's height depends on nothing but its own inputs: two threads, and progress
+    // reported (and cancellation checked) from the calling thread's half only.
+    Scratch_vector<float> height(slots);
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (plate[i] < 0) {
+                height[i] = 0.f;
+                continue;
+            }
+            const glm::dvec3& p = unit[i];
+            const double border_km =
+                border_hops[i] == unreached ? 3000.0 : double(border_hops[i]) * edge_km;
+            const double signed_km = continental(i) ? border_km : -border_km;
+            const double continent = smoothstep(-0.5 * coast_blur, 0.5 * coast_blur,
+                                                signed_km + 2500.0 * coast_noise(p));
+            double h = -4200.0 + continent * 4800.0;
+            // Peaks and passes along ranges: ridged noise in [0.35, 1].
+            const double ridged = 0.35 + 0.65 * (1.0 - std::abs(range_noise(p)));
+            const bool oceanic = !plates[std::size_t(plate[i])].continental;
+            h += mountain_height * ridged * bell(collision_hops[i], edge_km, 0, 300);
+            h += 0.8 * mountain_height * ridged * bell(andes_hops[i], edge_km, 150, 150);
+            h += 3000.0 * ridged * bell(arc_hops[i], edge_km, 100, 80);
+            h -= trench_depth * bell(trench_hops[i], edge_km, 0, 80);
+            if (oceanic) h += 2000.0 * bell(ridge_hops[i], edge_km, 0, 250);
+            h += roughness * (0.6 + 0.4 * continent) * hill_noise(p);
+            height[i] = float(h);
+            if (part == 0 && ((i - begin) & 0xFFFF) == 0)
+                progress.report(name(), 0.4 + 0.5 * double(i - begin) / double(end - begin));
+        }
+    });
 
     // Sea level where land_fraction of the vertices lie above it.
     std::vector<float> sorted;

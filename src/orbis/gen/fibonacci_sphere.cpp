@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/fibonacci_sphere.hpp"
 
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/splitmix64.hpp"
 
 #include <algorithm>
@@ -31,22 +32,27 @@ std::vector<glm::vec3> fibonacci_points(const Fibonacci_params& params) {
     const double perturbation = params.perturbation;
     // The product below can round up to `perturbation` itself; the interval is half-open.
     const double largest_offset = std::nextafter(perturbation, 0.0);
-    detail::Splitmix64 random(params.seed);
-
+    // Two threads, each with the generator where one pass would have it at its first point:
+    // splitmix64's state after k draws is seed + k * increment, and a point takes one draw.
     std::vector<glm::vec3> points(params.count);
-    for (std::uint32_t i = 0; i < params.count; ++i) {
-        double offset = 0.0;
-        if (perturbation > 0.0) {
-            offset = std::min(random.next_unit() * perturbation, largest_offset);
+    parallel_ranges(params.count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        detail::Splitmix64 random = perturbation > 0.0
+                                        ? detail::Splitmix64::after_draws(params.seed, begin)
+                                        : detail::Splitmix64(params.seed);
+        for (std::uint32_t i = begin; i < end; ++i) {
+            double offset = 0.0;
+            if (perturbation > 0.0) {
+                offset = std::min(random.next_unit() * perturbation, largest_offset);
+            }
+            const double ii = std::min(static_cast<double>(i) + offset, last);
+            const double y = 1.0 - 2.0 * ii / last;
+            const double r = std::sqrt(std::max(0.0, 1.0 - y * y));
+            const double theta = ii * golden_angle;
+            points[i] = glm::vec3(static_cast<float>(std::cos(theta) * r * radius),
+                                  static_cast<float>(y * radius),
+                                  static_cast<float>(std::sin(theta) * r * radius));
         }
-        const double ii = std::min(static_cast<double>(i) + offset, last);
-        const double y = 1.0 - 2.0 * ii / last;
-        const double r = std::sqrt(std::max(0.0, 1.0 - y * y));
-        const double theta = ii * golden_angle;
-        points[i] = glm::vec3(static_cast<float>(std::cos(theta) * r * radius),
-                              static_cast<float>(y * radius),
-                              static_cast<float>(std::sin(theta) * r * radius));
-    }
+    });
     return points;
 }
 

@@ -1,28 +1,65 @@
 // SPDX-License-Identifier: MIT
-// Splitting a per-vertex pass over two threads. Generation must give the same world on any
-// machine and thread count, so the helper only splits an index range into contiguous parts;
-// the body must write disjoint data and combine nothing across parts in a way that depends on
-// the split (no floating-point sums across parts).
+// Splitting generation passes over two threads. Generation must give the same world on any
+// machine and thread count, so the helpers only split an index range into contiguous parts or
+// run independent tasks side by side; the bodies must write disjoint data and combine nothing
+// across parts in a way that depends on the split (no floating-point sums across parts).
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
+#include <span>
 #include <thread>
+#include <vector>
+
+#include "orbis/core/chunked_array.hpp"
 
 namespace orbis::gen {
 
 /// Below this many items a pass runs on the calling thread: starting a thread costs more.
 inline constexpr std::uint32_t parallel_ranges_threshold = 1u << 16;
 
+/// How generation passes use threads. Results never depend on it (the tests check that worlds
+/// are byte-identical with 1 and 2 threads); only the time does.
+struct Parallel_settings {
+    /// 1 or 2; the default is 2 on a machine with more than one core.
+    unsigned threads = 2;
+    /// A pass over fewer items stays on one thread (at least 2); a pass that asks for a lower
+    /// threshold of its own gets the lower one. Tests set 2 so that small worlds split too.
+    std::uint32_t min_items = parallel_ranges_threshold;
+};
+
+namespace detail {
+inline std::atomic<unsigned> parallel_threads{std::thread::hardware_concurrency() > 1 ? 2u : 1u};
+inline std::atomic<std::uint32_t> parallel_min_items{parallel_ranges_threshold};
+} // namespace detail
+
+/// The settings every generation pass reads when it starts.
+inline Parallel_settings parallel_settings() {
+    return {.threads = detail::parallel_threads.load(std::memory_order_relaxed),
+            .min_items = detail::parallel_min_items.load(std::memory_order_relaxed)};
+}
+
+/// Changes the settings for passes that start afterwards, process-wide (threads clamped to
+/// [1, 2], min_items to at least 2). Meant for command-line options and tests, not to be
+/// changed while a pipeline runs on another thread.
+inline void set_parallel_settings(const Parallel_settings& settings) {
+    detail::parallel_threads.store(std::clamp(settings.threads, 1u, 2u), std::memory_order_relaxed);
+    detail::parallel_min_items.store(std::max(settings.min_items, 2u), std::memory_order_relaxed);
+}
+
 /// Calls body(begin, end, part) for contiguous parts covering [0, n), part 0 on the calling
-/// thread and part 1 (if any) on a second thread; two parts when n >= max(threshold, 2) and
-/// the machine has more than one core, else one. Rethrows the first exception a part threw.
-/// Precondition: body's parts write disjoint data.
+/// thread and part 1 (if any) on a second thread; two parts when parallel_settings() allows
+/// two threads and n >= min(threshold, its min_items), else one part. Rethrows part 0's
+/// exception first, then part 1's, so the error of the lowest index wins when each part stops
+/// at its first. Precondition: body's parts write disjoint data.
 template <class Body>
 void parallel_ranges(std::uint32_t n, Body&& body,
                      std::uint32_t threshold = parallel_ranges_threshold) {
-    const bool split = n >= std::max(threshold, 2u) && std::thread::hardware_concurrency() > 1;
+    const Parallel_settings settings = parallel_settings();
+    const bool split =
+        settings.threads > 1 && n >= std::max(std::min(threshold, settings.min_items), 2u);
     if (!split) {
         body(std::uint32_t{0}, n, 0u);
         return;
@@ -45,6 +82,61 @@ void parallel_ranges(std::uint32_t n, Body&& body,
     second.join();
     if (first_error) std::rethrow_exception(first_error);
     if (second_error) std::rethrow_exception(second_error);
+}
+
+/// Runs task(0) .. task(count - 1), each once: on the calling thread and a second one that take
+/// the next task in index order as they finish (list long tasks first), or all on the calling
+/// thread in order when parallel_settings() allows one thread. Rethrows the exception of the
+/// lowest-numbered task that threw; the others still run. Precondition: tasks write disjoint
+/// data.
+template <class Task>
+void parallel_tasks(std::uint32_t count, Task&& task) {
+    std::atomic<std::uint32_t> next{0};
+    std::exception_ptr errors[2];
+    std::uint32_t error_task[2] = {UINT32_MAX, UINT32_MAX};
+    const auto work = [&](unsigned worker) {
+        for (std::uint32_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
+            try {
+                task(i);
+            } catch (...) {
+                if (i < error_task[worker]) {
+                    error_task[worker] = i;
+                    errors[worker] = std::current_exception();
+                }
+            }
+        }
+    };
+    if (parallel_settings().threads < 2 || count < 2) {
+        work(0);
+        if (errors[0]) std::rethrow_exception(errors[0]);
+        return;
+    }
+    std::thread second([&] { work(1); });
+    work(0);
+    second.join();
+    const unsigned first = error_task[0] < error_task[1] ? 0 : 1;
+    if (errors[first]) std::rethrow_exception(errors[first]);
+}
+
+/// Calls fill(first_index, chunk) for every chunk of the layer that `out` (a World layer lock)
+/// holds, on two threads for layers of more than 16 chunks. The chunks are taken for writing
+/// on the calling thread first (the layer's copy-on-write bookkeeping is not for two threads),
+/// so every chunk becomes the layer's own, changed or not. Precondition: fill writes only its
+/// chunk.
+template <class Lock, class Fill>
+void parallel_chunks(Lock& out, Fill&& fill) {
+    using T = typename Lock::layer_type::value_type;
+    const std::size_t count = out.layer().chunk_count();
+    std::vector<std::span<T>> chunks(count);
+    for (std::size_t c = 0; c < count; ++c)
+        chunks[c] = out.chunk(c);
+    parallel_ranges(
+        static_cast<std::uint32_t>(count),
+        [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t c = begin; c < end; ++c)
+                fill(std::size_t{c} * Chunked_array<T>::chunk_size, chunks[c]);
+        },
+        16);
 }
 
 } // namespace orbis::gen

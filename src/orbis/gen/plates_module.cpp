@@ -5,6 +5,8 @@
 #include "orbis/core/colour_map.hpp"
 
 #include "orbis/gen/noise.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 
 #include "orbis/core/chunked_array.hpp"
@@ -111,11 +113,14 @@ std::vector<std::uint8_t> slowness_of(const Mesh& m,
     std::vector<std::uint8_t> slowness(m.vertex_slots(), 0);
     if (meander == 0) return slowness;
     const Fractal_noise noise({seed, 3, 2.5, 2.0, 0.5});
-    for (const Vertex v : m.vertices()) {
-        const glm::dvec3 p(position[v]);
-        const double n = noise(p / std::sqrt(glm::dot(p, p)));
-        slowness[v.index()] = static_cast<std::uint8_t>(std::clamp(2.5 * n, 0.0, 1.0) * meander);
-    }
+    parallel_ranges(m.vertex_slots(), [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (!m.contains(Vertex{i})) continue;
+            const glm::dvec3 p(position[Vertex{i}]);
+            const double n = noise(p / std::sqrt(glm::dot(p, p)));
+            slowness[i] = static_cast<std::uint8_t>(std::clamp(2.5 * n, 0.0, 1.0) * meander);
+        }
+    });
     return slowness;
 }
 
@@ -200,15 +205,40 @@ std::vector<double> plate_areas(const Mesh& m, const Layer<glm::vec3, Layer_type
                                 const Plate_array& plate, std::size_t plate_count) {
     std::vector<double> area(plate_count, 0.0);
     double total = 0;
-    for (const Face f : m.faces()) {
-        const Edge e = f.edge(m);
-        const Vertex a = e.origin(m), b = e.dest(m), c = e.left_next(m).dest(m);
-        const glm::dvec3 pa(position[a]);
-        const double third =
-            glm::length(glm::cross(glm::dvec3(position[b]) - pa, glm::dvec3(position[c]) - pa)) / 6;
-        for (const Vertex v : {a, b, c})
-            area[static_cast<std::size_t>(plate[v.index()])] += third;
-        total += 3 * third;
+    // The thirds on two threads, a block of faces at a time; the sums stay in face order on one
+    // thread, so that they round as they always have.
+    const std::uint32_t slots = m.face_slots();
+    constexpr std::uint32_t block = 1u << 20;
+    struct Third {
+        double area; // a third of the face's planar area
+        std::uint32_t corners[3];
+    };
+    Scratch_vector<Third> thirds(std::min(slots, block));
+    for (std::uint32_t f0 = 0; f0 < slots; f0 += block) {
+        const std::uint32_t count = std::min(block, slots - f0);
+        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Face f{f0 + i};
+                if (!m.contains(f)) {
+                    thirds[i].corners[0] = UINT32_MAX;
+                    continue;
+                }
+                const Edge e = f.edge(m);
+                const Vertex a = e.origin(m), b = e.dest(m), c = e.left_next(m).dest(m);
+                const glm::dvec3 pa(position[a]);
+                thirds[i] = {glm::length(glm::cross(glm::dvec3(position[b]) - pa,
+                                                    glm::dvec3(position[c]) - pa)) /
+                                 6,
+                             {a.index(), b.index(), c.index()}};
+            }
+        });
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const Third& t = thirds[i];
+            if (t.corners[0] == UINT32_MAX) continue;
+            for (const std::uint32_t v : t.corners)
+                area[static_cast<std::size_t>(plate[v])] += t.area;
+            total += 3 * t.area;
+        }
     }
     if (std::isfinite(total) && total > 0) return area;
     std::fill(area.begin(), area.end(), 0.0);
@@ -336,42 +366,69 @@ std::array<std::size_t, 6> classify_plate_boundaries(World& world, double transf
     const std::vector<Plate> plates = read_plates(world);
     const Mesh& m = world.mesh();
 
-    // Checked before anything is written, so that a refusal leaves the World as it was.
+    // Checked before anything is written, so that a refusal leaves the World as it was. Two
+    // threads; each part stops at its first bad vertex and part 0's error is thrown first, so
+    // the message names the lowest one.
     const auto plate_count = static_cast<std::int32_t>(plates.size());
-    for (const Vertex v : m.vertices()) {
-        const std::int32_t p = (*plate_id)[v];
-        if (v.edge(m).valid() && (p < 0 || p >= plate_count))
-            throw std::runtime_error("classify_plate_boundaries: vertex " + to_string(v) +
-                                     " has plate_id " + std::to_string(p) + ", outside [0, " +
-                                     std::to_string(plate_count) + ")");
-    }
+    parallel_ranges(m.vertex_slots(), [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const Vertex v{i};
+            if (!m.contains(v)) continue;
+            const std::int32_t p = (*plate_id)[v];
+            if (v.edge(m).valid() && (p < 0 || p >= plate_count))
+                throw std::runtime_error("classify_plate_boundaries: vertex " + to_string(v) +
+                                         " has plate_id " + std::to_string(p) + ", outside [0, " +
+                                         std::to_string(plate_count) + ")");
+        }
+    });
 
-    std::array<std::size_t, 6> counts{};
     auto [boundary] = world.lock_layer(plate_boundary_layer);
     constexpr std::size_t chunk_size = Chunked_array<std::int32_t>::chunk_size;
-    std::vector<std::int32_t> values;
-    for (std::size_t c = 0; c < boundary.layer().chunk_count(); ++c) {
-        // Only chunks whose values change are written, so a snapshot keeps sharing the rest
-        // (tectonics classifies every step, and most of a world's edges stay as they were).
-        const std::span<const std::int32_t> old = boundary.layer().chunk(c);
-        values.assign(old.begin(), old.end());
-        for (std::size_t i = 0; i < values.size(); ++i) {
-            const Edge e{static_cast<std::uint32_t>(2 * (c * chunk_size + i))};
-            Plate_boundary kind = Plate_boundary::joined;
-            if (m.contains(e)) {
-                const Vertex a = e.origin(m), b = e.dest(m);
-                const std::int32_t pa = (*plate_id)[a], pb = (*plate_id)[b];
-                if (pa != pb)
-                    kind = classify_edge(
-                        plates[static_cast<std::size_t>(pa)], plates[static_cast<std::size_t>(pb)],
-                        glm::dvec3((*position)[a]), glm::dvec3((*position)[b]), transform_ratio);
-                ++counts[static_cast<std::size_t>(kind)];
-            }
-            values[i] = static_cast<std::int32_t>(kind);
+    // A block of chunks is classified on two threads into `values`; then, on this thread, only
+    // chunks whose values change are written, so a snapshot keeps sharing the rest (tectonics
+    // classifies every step, and most of a world's edges stay as they were). Writing a chunk
+    // does the layer's bookkeeping, which is not for two threads at once.
+    constexpr std::size_t block = 256;
+    const std::size_t chunks = boundary.layer().chunk_count();
+    Scratch_vector<std::int32_t> values(std::min(chunks, block) * chunk_size);
+    std::array<std::array<std::size_t, 6>, 2> part_counts{};
+    for (std::size_t c0 = 0; c0 < chunks; c0 += block) {
+        const auto count = static_cast<std::uint32_t>(std::min(block, chunks - c0));
+        parallel_ranges(
+            count,
+            [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+                for (std::uint32_t k = begin; k < end; ++k) {
+                    const std::size_t c = c0 + k;
+                    const std::size_t size = boundary.layer().chunk(c).size();
+                    std::int32_t* out = values.data() + std::size_t{k} * chunk_size;
+                    for (std::size_t i = 0; i < size; ++i) {
+                        const Edge e{static_cast<std::uint32_t>(2 * (c * chunk_size + i))};
+                        Plate_boundary kind = Plate_boundary::joined;
+                        if (m.contains(e)) {
+                            const Vertex a = e.origin(m), b = e.dest(m);
+                            const std::int32_t pa = (*plate_id)[a], pb = (*plate_id)[b];
+                            if (pa != pb)
+                                kind = classify_edge(plates[static_cast<std::size_t>(pa)],
+                                                     plates[static_cast<std::size_t>(pb)],
+                                                     glm::dvec3((*position)[a]),
+                                                     glm::dvec3((*position)[b]), transform_ratio);
+                            ++part_counts[part][static_cast<std::size_t>(kind)];
+                        }
+                        out[i] = static_cast<std::int32_t>(kind);
+                    }
+                }
+            },
+            8);
+        for (std::uint32_t k = 0; k < count; ++k) {
+            const std::span<const std::int32_t> old = boundary.layer().chunk(c0 + k);
+            const std::int32_t* computed = values.data() + std::size_t{k} * chunk_size;
+            if (!std::equal(old.begin(), old.end(), computed))
+                std::copy_n(computed, old.size(), boundary.chunk(c0 + k).begin());
         }
-        if (!std::equal(values.begin(), values.end(), old.begin()))
-            std::copy(values.begin(), values.end(), boundary.chunk(c).begin());
     }
+    std::array<std::size_t, 6> counts{};
+    for (std::size_t k = 0; k < counts.size(); ++k)
+        counts[k] = part_counts[0][k] + part_counts[1][k];
     return counts;
 }
 
@@ -462,7 +519,10 @@ Dict Plates_module::run_with(World& world, const Plates_params& params,
     const Vertex_adjacency graph = vertex_adjacency(mesh, Neighbour_order::edge_scan);
     progress.report(name(), 0.05);
 
-    Plate_array plate(mesh.vertex_slots(), -1);
+    Plate_array plate;
+    plate.reserve(mesh.vertex_slots());
+    advise_huge_pages(plate);
+    plate.resize(mesh.vertex_slots(), -1);
     std::vector<Plate> plates(count);
     {
         auto random = world.lock_random();
@@ -510,12 +570,10 @@ Dict Plates_module::run_with(World& world, const Plates_params& params,
 
     {
         auto [ids] = world.lock_layer(plate_id_layer);
-        constexpr std::size_t chunk_size = Chunked_array<std::int32_t>::chunk_size;
-        for (std::size_t c = 0; c < ids.layer().chunk_count(); ++c) {
-            const std::span<std::int32_t> values = ids.chunk(c);
-            std::copy_n(plate.begin() + static_cast<std::ptrdiff_t>(c * chunk_size), values.size(),
+        parallel_chunks(ids, [&](std::size_t first, std::span<std::int32_t> values) {
+            std::copy_n(plate.begin() + static_cast<std::ptrdiff_t>(first), values.size(),
                         values.begin());
-        }
+        });
     }
     write_plates(world, plates);
     progress.report(name(), 0.8);

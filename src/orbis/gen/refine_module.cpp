@@ -5,10 +5,12 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/collapse_check.hpp"
 #include "orbis/gen/delaunay_module.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 
 #include <glm/geometric.hpp>
 
+#include <atomic>
 #include <stdexcept>
 
 namespace orbis::gen {
@@ -50,6 +52,22 @@ double arc_length(const glm::vec3& a, const glm::vec3& b, double radius) {
     return radius * std::atan2(glm::length(glm::cross(p, q)), glm::dot(p, q));
 }
 
+// The live primal edges of `m` for which keep(e) holds, in slot order; two threads each scan
+// half the slots, and the second half's list is appended to the first's.
+template <class Keep>
+std::vector<Edge> edges_where(const Mesh& m, Keep&& keep) {
+    std::vector<Edge> found, second;
+    parallel_ranges(m.edge_slots() / 2, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        std::vector<Edge>& out = part == 0 ? found : second;
+        for (std::uint32_t q = begin; q < end; ++q) {
+            const Edge e{2 * q};
+            if (m.contains(e) && keep(e)) out.push_back(e);
+        }
+    });
+    found.insert(found.end(), second.begin(), second.end());
+    return found;
+}
+
 // One pass of splits. Returns the vertices it created.
 std::vector<Vertex> split_pass(World& world, Mesh_lock& lock, const Settings& s, double radius,
                                Counts& counts) {
@@ -62,12 +80,11 @@ std::vector<Vertex> split_pass(World& world, Mesh_lock& lock, const Settings& s,
             return x >= s.band_min && x <= s.band_max;
         };
         const Mesh& m = *lock;
-        for (const Edge e : m.edges()) {
+        long_edges = edges_where(m, [&](Edge e) {
             const Vertex a = e.origin(m), b = e.dest(m);
-            if ((in_band(a) || in_band(b)) &&
-                arc_length(position[a], position[b], radius) > s.split_length)
-                long_edges.push_back(e);
-        }
+            return (in_band(a) || in_band(b)) &&
+                   arc_length(position[a], position[b], radius) > s.split_length;
+        });
     }
     std::vector<Vertex> created;
     for (const Edge e : long_edges) {
@@ -95,19 +112,27 @@ std::vector<Vertex> collapse_pass(World& world, Mesh_lock& lock, const Settings&
         const Mesh& m = *lock;
         p.assign(position.begin(), position.end());
         busy.assign(m.vertex_slots(), 0);
-        for (const Vertex v : m.vertices()) {
-            const float x = value[v];
-            if (x < s.band_min || x > s.band_max) continue;
-            busy[v.index()] = 1;
-            for (const Vertex n : v.neighbors(m))
-                busy[n.index()] = 1;
-        }
-        for (const Edge e : m.edges()) {
+        // Two threads mark; a vertex next to both halves may be marked by both, with the same
+        // value, so the stores are atomic (plain stores on this hardware) but need no order.
+        parallel_ranges(m.vertex_slots(), [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            const auto mark = [&](Vertex v) {
+                std::atomic_ref<char>(busy[v.index()]).store(1, std::memory_order_relaxed);
+            };
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const Vertex v{i};
+                if (!m.contains(v)) continue;
+                const float x = value[v];
+                if (x < s.band_min || x > s.band_max) continue;
+                mark(v);
+                for (const Vertex n : v.neighbors(m))
+                    mark(n);
+            }
+        });
+        short_edges = edges_where(m, [&](Edge e) {
             const Vertex a = e.origin(m), b = e.dest(m);
-            if (!busy[a.index()] && !busy[b.index()] &&
-                arc_length(p[a.index()], p[b.index()], radius) < s.collapse_length)
-                short_edges.push_back(e);
-        }
+            return !busy[a.index()] && !busy[b.index()] &&
+                   arc_length(p[a.index()], p[b.index()], radius) < s.collapse_length;
+        });
     }
     std::vector<Vertex> survivors;
     for (const Edge e : short_edges) {
@@ -139,15 +164,22 @@ void restore_delaunay(World& world, Mesh_lock& lock, const std::vector<Vertex>& 
                       Counts& counts) {
     const auto& position = positions_of(world);
     const std::vector<glm::vec3> p(position.begin(), position.end());
-    std::vector<Edge> edges;
+    // The edges around the changed vertices, gathered on two threads in the order of one.
     const Mesh& m = *lock;
-    for (const Vertex v : changed) {
-        if (!m.contains(v)) continue;
-        for (const Edge e : v.edges(m)) {
-            edges.push_back(e);
-            edges.push_back(e.left_next(m));
-        }
-    }
+    std::vector<Edge> edges, second;
+    parallel_ranges(static_cast<std::uint32_t>(changed.size()),
+                    [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+                        std::vector<Edge>& out = part == 0 ? edges : second;
+                        for (std::uint32_t i = begin; i < end; ++i) {
+                            const Vertex v = changed[i];
+                            if (!m.contains(v)) continue;
+                            for (const Edge e : v.edges(m)) {
+                                out.push_back(e);
+                                out.push_back(e.left_next(m));
+                            }
+                        }
+                    });
+    edges.insert(edges.end(), second.begin(), second.end());
     counts.flips += std::int64_t(lawson_flips(lock, p, std::move(edges)).flips);
 }
 

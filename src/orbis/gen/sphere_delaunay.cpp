@@ -41,6 +41,7 @@
 
 #include <glm/geometric.hpp>
 
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 
 namespace orbis::gen {
@@ -58,26 +59,43 @@ std::string point_name(std::uint32_t i) { return "point " + std::to_string(i); }
 constexpr std::uint32_t next_half_edge(std::uint32_t h) { return h % 3 == 2 ? h - 2 : h + 1; }
 constexpr std::uint32_t prev_half_edge(std::uint32_t h) { return h % 3 == 0 ? h + 2 : h - 1; }
 
+/// True if p is above q in the sweep's order: the lexicographic order of (y, x, z).
+bool higher(const glm::vec3& p, const glm::vec3& q) {
+    return p.y > q.y || (p.y == q.y && (p.x > q.x || (p.x == q.x && p.z > q.z)));
+}
+
 /// Throws unless there are at least 4 points, all finite and not at the origin; returns the
-/// topmost point, the lexicographic maximum of (y, x, z).
-std::uint32_t check_and_find_apex(std::span<const glm::vec3> points) {
+/// topmost point, the lexicographic maximum of (y, x, z) (the first of equal ones), and fills
+/// `unit` with every point's unit_direction. Two threads: each part stops at its first bad
+/// point and part 0's error is thrown first, so the message names the lowest one.
+std::uint32_t check_and_find_apex(std::span<const glm::vec3> points,
+                                  std::vector<glm::dvec3>& unit) {
     if (points.size() < 4) {
         refuse("needs at least 4 points, got " + std::to_string(points.size()));
     }
     if (points.size() > (UINT32_MAX - 2) / 6) refuse("too many points");
-    std::uint32_t apex = 0;
-    for (std::uint32_t i = 0; i < points.size(); ++i) {
-        const glm::vec3& p = points[i];
-        if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
-            refuse(point_name(i) + " has a coordinate that is not finite");
+    const auto n = static_cast<std::uint32_t>(points.size());
+    unit.resize(n);
+    std::uint32_t part_apex[2] = {0, 0};
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        std::uint32_t apex = begin;
+        for (std::uint32_t i = begin; i < end; ++i) {
+            const glm::vec3& p = points[i];
+            if (!std::isfinite(p.x) || !std::isfinite(p.y) || !std::isfinite(p.z)) {
+                refuse(point_name(i) + " has a coordinate that is not finite");
+            }
+            if (p.x == 0.f && p.y == 0.f && p.z == 0.f) {
+                refuse(point_name(i) + " is at the origin, so it has no direction");
+            }
+            if (higher(p, points[apex])) apex = i;
+            unit[i] = unit_direction(p);
         }
-        if (p.x == 0.f && p.y == 0.f && p.z == 0.f) {
-            refuse(point_name(i) + " is at the origin, so it has no direction");
-        }
-        const glm::vec3& q = points[apex];
-        if (p.y > q.y || (p.y == q.y && (p.x > q.x || (p.x == q.x && p.z > q.z)))) apex = i;
-    }
-    return apex;
+        part_apex[part] = apex;
+    });
+    // The second part's apex wins only when strictly higher, as in one pass in index order.
+    if (part_apex[1] != 0 && higher(points[part_apex[1]], points[part_apex[0]]))
+        return part_apex[1];
+    return part_apex[0];
 }
 
 class Sphere_sweep {
@@ -89,10 +107,7 @@ public:
 
     void run() {
         const auto n = static_cast<std::uint32_t>(points_.size());
-        apex_index_ = check_and_find_apex(points_);
-        unit_.resize(n);
-        for (std::uint32_t i = 0; i < n; ++i)
-            unit_[i] = unit_direction(points_[i]);
+        apex_index_ = check_and_find_apex(points_, unit_);
         choose_order_and_frame();
 
         triangles_.clear();

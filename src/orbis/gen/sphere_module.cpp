@@ -4,6 +4,7 @@
 #include "orbis/core/chunked_array.hpp"
 #include "orbis/core/face_soup.hpp"
 #include "orbis/gen/fibonacci_sphere.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/sphere.hpp"
 #include "orbis/gen/sphere_delaunay.hpp"
 
@@ -53,12 +54,10 @@ Dict Sphere_module::run_with(World& world, const Sphere_params& params,
     world.lock_mesh().assign(std::move(mesh));
     {
         auto [position] = world.lock_layer(position_layer);
-        for (std::size_t c = 0; c < position.layer().chunk_count(); ++c) {
-            const auto values = position.chunk(c);
-            const std::size_t first = c * Chunked_array<glm::vec3>::chunk_size;
-            for (std::size_t i = 0; i < values.size(); ++i)
-                values[i] = points[first + i];
-        }
+        parallel_chunks(position, [&](std::size_t first, std::span<glm::vec3> values) {
+            std::copy_n(points.begin() + static_cast<std::ptrdiff_t>(first), values.size(),
+                        values.begin());
+        });
     }
     world.lock_random()->seed(p.seed);
 

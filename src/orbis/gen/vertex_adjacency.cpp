@@ -1,21 +1,44 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/vertex_adjacency.hpp"
 
+#include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
+
 namespace orbis::gen {
 
 namespace {
 
+// Walking the rings is the cost (scattered quad-edge records), so two threads take half the
+// slots each: the first writes its rows straight into `next`, the second into its own array,
+// appended after, so the rows come out as one thread would write them.
 Vertex_adjacency ring_adjacency(const Mesh& m) {
     const std::uint32_t slots = m.vertex_slots();
     Vertex_adjacency a;
-    a.first.assign(std::size_t{slots} + 1, 0);
+    a.first.resize(std::size_t{slots} + 1);
     a.next.reserve(2 * m.edge_count());
-    for (std::uint32_t i = 0; i < slots; ++i) {
-        a.first[i] = static_cast<std::uint32_t>(a.next.size());
-        if (!m.contains(Vertex{i})) continue;
-        for (const Vertex n : Vertex{i}.neighbors(m))
-            a.next.push_back(n.index());
-    }
+    advise_huge_pages(a.next);
+    std::vector<std::uint32_t> tail;
+    std::uint32_t tail_begin = slots;
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        std::vector<std::uint32_t>& out = part == 0 ? a.next : tail;
+        if (part == 1) {
+            tail_begin = begin;
+            // Rows hold 2 * edges / vertices ~ 6 entries on average; a little slack saves a
+            // reallocation for uneven halves.
+            tail.reserve(std::size_t(double(a.next.capacity()) * (double(end - begin) / slots)) +
+                         (std::size_t{1} << 12));
+        }
+        for (std::uint32_t i = begin; i < end; ++i) {
+            a.first[i] = static_cast<std::uint32_t>(out.size());
+            if (!m.contains(Vertex{i})) continue;
+            for (const Vertex n : Vertex{i}.neighbors(m))
+                out.push_back(n.index());
+        }
+    });
+    const auto offset = static_cast<std::uint32_t>(a.next.size());
+    for (std::uint32_t i = tail_begin; i < slots; ++i)
+        a.first[i] += offset;
+    a.next.insert(a.next.end(), tail.begin(), tail.end());
     a.first[slots] = static_cast<std::uint32_t>(a.next.size());
     return a;
 }
@@ -35,6 +58,8 @@ Vertex_adjacency edge_scan_adjacency(const Mesh& m) {
     for (std::uint32_t v = 0; v < slots; ++v)
         a.first[v] = total += a.first[v];
     a.first[slots] = total;
+    a.next.reserve(total);
+    advise_huge_pages(a.next);
     a.next.resize(total);
     for (const Edge e : m.edges()) {
         const std::uint32_t o = e.origin(m).index(), d = e.dest(m).index();

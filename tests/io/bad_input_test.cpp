@@ -310,6 +310,55 @@ TEST(BadWorldFiles, EveryTruncationIsCaught) {
     }
 }
 
+// The message read_world gives for `bytes`, or empty when it reads them.
+std::string read_refusal(const Bytes& bytes, const fs::path& name) {
+    try {
+        (void)read_world(bytes, name);
+    } catch (const File_error& x) {
+        return x.what();
+    }
+    return {};
+}
+
+// load_world reads a file section by section (never the whole file at once): every cut and
+// every damaged byte must still be refused as read_world refuses the same bytes in memory.
+TEST(BadWorldFiles, LoadingPieceByPieceRefusesAsReadingItWhole) {
+    const fs::path p =
+        fs::temp_directory_path() / ("orbis_pieces_" + std::to_string(::getpid()) + ".orbis");
+    auto load_refusal = [&](const Bytes& bytes) -> std::string {
+        std::ofstream(p, std::ios::binary | std::ios::trunc)
+            .write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<std::streamsize>(bytes.size()));
+        try {
+            (void)load_world(p);
+        } catch (const File_error& x) {
+            return x.what();
+        }
+        return {};
+    };
+    for (const bool compress : {false, true}) {
+        const Bytes good = write_world(small_world_with_dict(), {.compress = compress});
+        ASSERT_EQ(load_refusal(good), "");
+        // Cuts: every one within the header and table, then a sample.
+        for (std::size_t n = 0; n < good.size(); n += n < 40 ? 1 : (n < 400 ? 7 : 331)) {
+            const Bytes cut(good.begin(), good.begin() + static_cast<std::ptrdiff_t>(n));
+            const std::string want = read_refusal(cut, p);
+            ASSERT_NE(want, "") << n;
+            ASSERT_EQ(load_refusal(cut), want) << n << " bytes";
+        }
+        // A sample of flipped bytes, and a byte appended.
+        for (std::size_t i = 0; i < good.size(); i += 401) {
+            Bytes bad = good;
+            bad[i] ^= std::byte{0x5a};
+            ASSERT_EQ(load_refusal(bad), read_refusal(bad, p)) << "byte " << i;
+        }
+        Bytes longer = good;
+        longer.push_back(std::byte{0});
+        ASSERT_EQ(load_refusal(longer), read_refusal(longer, p));
+    }
+    fs::remove(p);
+}
+
 TEST(BadWorldFiles, AFolderAndAnUnreadableFileGiveTheirReason) {
     const fs::path dir = fs::temp_directory_path() / ("orbis_bad_" + std::to_string(::getpid()));
     fs::create_directories(dir / "a_folder.orbis");

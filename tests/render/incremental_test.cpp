@@ -73,8 +73,8 @@ std::map<std::uint32_t, std::vector<Corner>> drawn(const Triangle_buffers& b,
         if (!b.face_of[t].valid()) continue;
         std::vector<Corner> corners;
         for (int k = 0; k < 3; ++k) {
-            const std::uint32_t o = b.indices[3 * t + k];
-            const glm::vec3 p = b.positions[o], n = b.normals[o];
+            const std::uint32_t o = b.corner(t, k);
+            const glm::vec3 p = b.positions[o], n = b.normal_of(o);
             const Colour c = colours ? (*colours)[o] : Colour{};
             // Normals rounded: a smooth normal summed in another order differs in the last bits.
             auto r = [](float x) { return std::round(x * 1e4f) / 1e4f; };
@@ -107,6 +107,12 @@ TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
         const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, layer);
         ASSERT_EQ(drawn(b, &colours), drawn(fresh.triangles(w, shading), &fresh_colours))
             << "after step " << step;
+        // Flat triangles stay unindexed, one normal each, through appends.
+        if (shading == Shading::flat) {
+            ASSERT_TRUE(b.indices.empty());
+            ASSERT_EQ(b.normals.size(), b.face_of.size());
+            ASSERT_EQ(b.positions.size(), 3 * b.face_of.size());
+        }
     }
     EXPECT_GT(updated, 60) << "most edits should have been applied in place";
 }

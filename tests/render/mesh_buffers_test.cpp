@@ -54,14 +54,21 @@ TEST(MeshBuffers, FlatTrianglesHaveThreeCornersPerFace) {
     const Triangle_buffers b = triangles(w.mesh(), p, Shading::flat);
     ASSERT_EQ(b.positions.size(), 3 * w.mesh().face_count());
     ASSERT_EQ(b.face_of.size(), w.mesh().face_count());
+    ASSERT_EQ(b.normals.size(), w.mesh().face_count());
+    EXPECT_TRUE(b.indices.empty());
     for (std::size_t t = 0; t < b.face_of.size(); ++t) {
         std::set<Vertex> corners;
         for (int k = 0; k < 3; ++k) {
-            const std::uint32_t i = b.indices[3 * t + k];
+            const std::uint32_t i = b.corner(t, k);
+            EXPECT_EQ(i, 3 * t + k); // in order: drawn without indices
             EXPECT_EQ(b.positions[i], p[b.vertex_of[i].index()]);
             corners.insert(b.vertex_of[i]);
-            EXPECT_GT(glm::dot(b.normals[i], b.positions[i]), 0.f); // outward
+            EXPECT_GT(glm::dot(b.normal_of(i), b.positions[i]), 0.f); // outward
         }
+        // One normal per triangle: its face's.
+        const glm::vec3 a = b.positions[3 * t], c1 = b.positions[3 * t + 1],
+                        c2 = b.positions[3 * t + 2];
+        EXPECT_NEAR(glm::dot(b.normals[t], glm::normalize(glm::cross(c1 - a, c2 - a))), 1.f, 1e-5f);
         std::set<Vertex> expected;
         for (const Vertex v : b.face_of[t].vertices(w.mesh()))
             expected.insert(v);
@@ -208,7 +215,7 @@ TEST(MeshBuffers, FaceColoursLandOnTheirTriangles) {
     for (std::size_t t = 0; t < flat.face_of.size(); ++t) {
         const Colour want(categorical(flat.face_of[t].index() % 7), 255); // integers: categorical
         for (int k = 0; k < 3; ++k)
-            EXPECT_EQ(on[flat.indices[3 * t + k]], want);
+            EXPECT_EQ(on[flat.corner(t, k)], want);
     }
     EXPECT_THROW((void)colours_on(triangles(w.mesh(), p, Shading::smooth), c),
                  std::invalid_argument);

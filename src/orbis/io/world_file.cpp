@@ -8,6 +8,9 @@
 #include "orbis/io/file_error.hpp"
 #include "orbis/io/world_records.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -352,13 +355,15 @@ struct Parsed_header {
     std::vector<Table_entry> entries;
 };
 
-Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
+// The header and table of a file of `file_size` bytes whose first bytes are `file`: all of it,
+// or at least its header and section table (see head_bytes).
+Parsed_header parse_header(Piece file, std::uint64_t file_size, const std::filesystem::path& name) {
     Reader r(file, name, "header");
-    if (file.empty()) r.fail("the file is empty");
-    if (file.size() < 8 || std::memcmp(file.data(), magic, 8) != 0)
+    if (file_size == 0) r.fail("the file is empty");
+    if (file_size < 8 || std::memcmp(file.data(), magic, 8) != 0)
         r.fail("not an Orbis world file (the first bytes are not \"ORBISWLD\")");
-    if (file.size() < header_bytes)
-        r.fail("truncated: " + std::to_string(file.size()) + " bytes, the header alone has " +
+    if (file_size < header_bytes)
+        r.fail("truncated: " + std::to_string(file_size) + " bytes, the header alone has " +
                std::to_string(header_bytes));
     (void)r.take(8, "magic");
     Parsed_header h;
@@ -373,10 +378,10 @@ Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
     const auto count = r.get<std::uint32_t>("section count");
     const auto table_crc = r.get<std::uint32_t>("table checksum");
     h.file_bytes = r.get<std::uint64_t>("file size");
-    if (h.file_bytes != file.size())
+    if (h.file_bytes != file_size)
         r.fail("the header says " + std::to_string(h.file_bytes) + " bytes, the file has " +
-               std::to_string(file.size()) +
-               (file.size() < h.file_bytes ? " (truncated)" : " (trailing bytes)"));
+               std::to_string(file_size) +
+               (file_size < h.file_bytes ? " (truncated)" : " (trailing bytes)"));
     Reader t(file.subspan(header_bytes), name, "section table");
     const Piece table =
         t.take(t.get_count(count, entry_bytes, "section count") * entry_bytes, "section table");
@@ -404,7 +409,7 @@ Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
         x.crc = e.get<std::uint32_t>("checksum");
         (void)e.get<std::uint32_t>("reserved");
         // Sections follow each other without gaps, so every offset is known in advance.
-        if (x.offset != expected_offset || x.stored > file.size() - x.offset)
+        if (x.offset != expected_offset || x.stored > file_size - x.offset)
             e.fail("section " + std::to_string(i) + " (" + kind_name(x.kind) +
                    ") lies outside the file or overlaps another");
         if (x.compression == Compression::none && x.raw != x.stored)
@@ -412,16 +417,30 @@ Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
         expected_offset += x.stored;
         h.entries.push_back(x);
     }
-    if (expected_offset != file.size())
-        e.fail(std::to_string(file.size() - expected_offset) +
+    if (expected_offset != file_size)
+        e.fail(std::to_string(file_size - expected_offset) +
                " bytes after the last section belong to no section");
     return h;
 }
 
-// The section's bytes, checksum verified and decompressed into `buffer` when needed.
-Piece section_bytes(Piece file, const Table_entry& x, const std::filesystem::path& name,
-                    const std::string& part, Bytes& buffer) {
-    const Piece stored = file.subspan(x.offset, x.stored);
+Parsed_header parse_header(Piece file, const std::filesystem::path& name) {
+    return parse_header(file, file.size(), name);
+}
+
+// How many of the first bytes of a file parse_header needs, given its first `got` bytes
+// (header_bytes of them, or the whole file when shorter): the header and the section table,
+// or the whole file when that is shorter, so that a short file fails with the same message.
+std::uint64_t head_bytes(Piece got, std::uint64_t file_size) {
+    if (got.size() < header_bytes) return file_size;
+    std::uint32_t count = 0;
+    std::memcpy(&count, got.data() + 16, sizeof count);
+    return std::min<std::uint64_t>(file_size, header_bytes + std::uint64_t{count} * entry_bytes);
+}
+
+// The section's bytes as stored, `stored`, checksum verified and decompressed into `buffer`
+// when needed.
+Piece stored_section_bytes(Piece stored, const Table_entry& x, const std::filesystem::path& name,
+                           const std::string& part, Bytes& buffer) {
     if (crc32c_of_pieces(std::span<const Piece>(&stored, 1)) != x.crc)
         throw File_error(name, part, "checksum mismatch (damaged)");
     if (x.compression == Compression::none) return stored;
@@ -464,6 +483,12 @@ Piece section_bytes(Piece file, const Table_entry& x, const std::filesystem::pat
                              std::to_string(x.raw));
     buffer.resize(out.pos);
     return buffer;
+}
+
+// The section's bytes, checksum verified and decompressed into `buffer` when needed.
+Piece section_bytes(Piece file, const Table_entry& x, const std::filesystem::path& name,
+                    const std::string& part, Bytes& buffer) {
+    return stored_section_bytes(file.subspan(x.offset, x.stored), x, name, part, buffer);
 }
 
 Mesh read_mesh(Reader r) {
@@ -654,8 +679,13 @@ void save_world(const World& world, const std::filesystem::path& path,
     write_file_atomically(path, pieces, options.sync, options.progress);
 }
 
-World read_world(std::span<const std::byte> file, const std::filesystem::path& name) {
-    const Parsed_header h = parse_header(file, name);
+namespace {
+
+// The World of a file with header `h`, whose sections come from `section(x, part, buffer)`
+// (the section's bytes, checksum verified and decompressed, see section_bytes).
+template <class Section_source>
+World read_sections(const Parsed_header& h, const std::filesystem::path& name,
+                    Section_source&& section) {
     if (h.entries.empty() || h.entries.front().kind != Kind::mesh)
         throw File_error(name, "section table", "the first section must be the mesh");
     World world;
@@ -667,7 +697,7 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
     for (std::size_t i = 0; i < h.entries.size(); ++i) {
         const auto& x = h.entries[i];
         std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
-        const Piece bytes = section_bytes(file, x, name, part, buffer);
+        const Piece bytes = section(x, part, buffer);
         if (x.kind == Kind::layer || x.kind == Kind::dict) {
             // Name the layer in messages when its name can be read.
             Reader peek(bytes, name, part);
@@ -724,9 +754,87 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
     return world;
 }
 
+} // namespace
+
+World read_world(std::span<const std::byte> file, const std::filesystem::path& name) {
+    const Parsed_header h = parse_header(file, name);
+    return read_sections(h, name,
+                         [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
+                             return section_bytes(file, x, name, part, buffer);
+                         });
+}
+
+namespace {
+
+// A world file open for reading pieces of it, refused as read_file refuses.
+class Open_file {
+public:
+    explicit Open_file(const std::filesystem::path& path)
+        : path_(path) {
+        fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+        if (fd_ < 0)
+            throw File_error(path, "", "cannot open: " + std::string(std::strerror(errno)));
+        // The destructor does not run when the constructor throws: close the file first.
+        const auto refuse = [&](const std::string& why) {
+            ::close(fd_);
+            throw File_error(path, "", why);
+        };
+        struct stat st {};
+        if (::fstat(fd_, &st) != 0) refuse("cannot stat: " + std::string(std::strerror(errno)));
+        if (S_ISDIR(st.st_mode)) refuse("is a folder, not a file");
+        if (!S_ISREG(st.st_mode)) refuse("is not a regular file");
+        size_ = static_cast<std::uint64_t>(st.st_size);
+    }
+    Open_file(const Open_file&) = delete;
+    Open_file& operator=(const Open_file&) = delete;
+    ~Open_file() { ::close(fd_); }
+
+    std::uint64_t size() const { return size_; }
+    // Bytes [offset, offset + n) into `out`, which must have room. A file that shrank while
+    // read fails here as a truncated one would.
+    void read(std::uint64_t offset, std::size_t n, std::byte* out) const {
+        std::size_t done = 0;
+        while (done < n) {
+            const ssize_t r = ::pread(fd_, out + done, n - done, static_cast<off_t>(offset + done));
+            if (r < 0) {
+                if (errno == EINTR) continue;
+                throw File_error(path_, "", "cannot read: " + std::string(std::strerror(errno)));
+            }
+            if (r == 0) throw File_error(path_, "", "shrank while being read (truncated)");
+            done += static_cast<std::size_t>(r);
+        }
+    }
+
+private:
+    const std::filesystem::path& path_;
+    int fd_ = -1;
+    std::uint64_t size_ = 0;
+};
+
+} // namespace
+
 World load_world(const std::filesystem::path& path) {
-    const File_bytes bytes = read_file(path);
-    return read_world(bytes, path);
+    // Section by section rather than the whole file at once: the file's bytes never sit in
+    // memory beside the whole World they become, only the largest section's do.
+    const Open_file file(path);
+    File_bytes head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), header_bytes)));
+    file.read(0, head.size(), head.data());
+    const std::uint64_t need = head_bytes(head, file.size());
+    if (need > head.size()) {
+        head = File_bytes(static_cast<std::size_t>(need));
+        file.read(0, head.size(), head.data());
+    }
+    const Parsed_header h = parse_header(head, file.size(), path);
+    std::uint64_t largest = 0;
+    for (const Table_entry& x : h.entries)
+        largest = std::max(largest, x.stored);
+    File_bytes stored(static_cast<std::size_t>(largest));
+    return read_sections(h, path,
+                         [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
+                             file.read(x.offset, static_cast<std::size_t>(x.stored), stored.data());
+                             const Piece bytes(stored.data(), static_cast<std::size_t>(x.stored));
+                             return stored_section_bytes(bytes, x, path, part, buffer);
+                         });
 }
 
 World_file_info inspect_world(const std::filesystem::path& path) {

@@ -141,12 +141,10 @@ inline void write_flat(const Mesh& m, std::span<const glm::vec3> positions, Face
     out.positions[k] = pa;
     out.positions[k + 1] = pb;
     out.positions[k + 2] = pc;
-    out.normals[k] = out.normals[k + 1] = out.normals[k + 2] = n;
+    out.normals[t] = n;
     out.vertex_of[k] = c.a;
     out.vertex_of[k + 1] = c.b;
     out.vertex_of[k + 2] = c.c;
-    for (std::size_t j = 0; j < 3; ++j)
-        out.indices[k + j] = static_cast<std::uint32_t>(k + j);
     out.face_of[t] = f;
 }
 
@@ -199,17 +197,21 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     const std::size_t faces = m.face_count();
     const std::vector<std::uint32_t> rank = live_face_ranks(m);
     // Edits append triangles (and flat corners or smooth vertices) in place: leave them room.
-    detail::reserve_with_room(out.indices, 3 * faces);
+    const bool flat = shading == Shading::flat;
+    if (flat)
+        std::vector<std::uint32_t>().swap(out.indices); // corners are in order: no indices
+    else
+        detail::reserve_with_room(out.indices, 3 * faces);
     detail::reserve_with_room(out.face_of, faces);
-    const std::size_t outputs = shading == Shading::flat ? 3 * faces : m.vertex_count();
+    const std::size_t outputs = flat ? 3 * faces : m.vertex_count();
     detail::reserve_with_room(out.positions, outputs);
-    detail::reserve_with_room(out.normals, outputs);
+    detail::reserve_with_room(out.normals, flat ? faces : outputs);
     detail::reserve_with_room(out.vertex_of, outputs);
-    out.indices.resize(3 * faces);
+    if (!flat) out.indices.resize(3 * faces);
     out.face_of.resize(faces);
-    if (shading == Shading::flat) {
+    if (flat) {
         out.positions.resize(3 * faces);
-        out.normals.resize(3 * faces);
+        out.normals.resize(faces);
         out.vertex_of.resize(3 * faces);
         in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
             for (std::size_t i = first; i < last; ++i) {
@@ -275,11 +277,12 @@ void sort_unique(std::vector<std::uint32_t>& v) {
 std::uint32_t append_triangle(Triangle_buffers& b, Face f) {
     const auto t = static_cast<std::uint32_t>(b.face_of.size());
     b.face_of.push_back(f);
-    b.indices.resize(b.indices.size() + 3);
     if (b.shading == Shading::flat) {
         b.positions.resize(b.positions.size() + 3);
-        b.normals.resize(b.normals.size() + 3);
+        b.normals.emplace_back();
         b.vertex_of.resize(b.vertex_of.size() + 3);
+    } else {
+        b.indices.resize(b.indices.size() + 3);
     }
     return t;
 }

@@ -42,20 +42,36 @@ enum class Shading {
     smooth, ///< one shared corner per live vertex, with the area-weighted mean of its face normals
 };
 
-/// Triangles of the primal mesh, one per live face, for indexed drawing.
+/// Triangles of the primal mesh, one per live face: smooth ones for indexed drawing, flat ones
+/// as plain arrays (their corners are in order, so an index array would only count 0, 1, 2...).
+///
+/// Flat triangles keep one normal per triangle rather than per corner, a third of the memory
+/// (at ten million vertices, half a gigabyte); corner() and normal_of() read either layout.
 struct Triangle_buffers {
     /// The layout these arrays were built with.
     Shading shading = Shading::flat;
     /// Per output vertex: position.
     std::vector<glm::vec3> positions;
-    /// Per output vertex: unit normal.
+    /// Smooth: per output vertex, its unit normal. Flat: per triangle, the unit normal all
+    /// three of its corners share.
     std::vector<glm::vec3> normals;
-    /// Three output vertex indices per triangle, counterclockwise seen from outside.
+    /// Smooth: three output vertex indices per triangle, counterclockwise seen from outside.
+    /// Flat: empty, because corner k of triangle t is output 3t + k (counterclockwise too).
     std::vector<std::uint32_t> indices;
     /// Per output vertex: the mesh vertex it stands for.
     std::vector<Vertex> vertex_of;
     /// Per triangle: the mesh face it draws.
     std::vector<Face> face_of;
+
+    /// The output vertex of corner `k` (0 to 2) of triangle `t`. Precondition: t is a triangle.
+    std::uint32_t corner(std::size_t t, int k) const {
+        return shading == Shading::flat ? static_cast<std::uint32_t>(3 * t + k)
+                                        : indices[3 * t + k];
+    }
+    /// The unit normal output vertex `o` shades with. Precondition: o < positions.size().
+    glm::vec3 normal_of(std::size_t o) const {
+        return normals[shading == Shading::flat ? o / 3 : o];
+    }
 };
 
 /// Line segments, two positions per segment, for GL_LINES.

@@ -9,6 +9,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 #include <string>
@@ -144,7 +145,7 @@ void Gl_renderer::upload_with_room(unsigned target, unsigned buffer, const void*
                                    Upload_stats& stats) {
     glBindBuffer(target, buffer);
     glBufferData(target, static_cast<GLsizeiptr>(capacity * size), nullptr, GL_STATIC_DRAW);
-    glBufferSubData(target, 0, static_cast<GLsizeiptr>(count * size), data);
+    if (count > 0) glBufferSubData(target, 0, static_cast<GLsizeiptr>(count * size), data);
     stats.bytes += count * size;
     ++stats.parts;
 }
@@ -169,10 +170,56 @@ void Gl_renderer::patch(unsigned target, unsigned buffer, const void* data, std:
     ++stats.parts;
 }
 
+void Gl_renderer::send_corner_normals(unsigned buffer, const std::vector<glm::vec3>& normals,
+                                      std::size_t first, std::size_t last, Upload_stats& stats) {
+    glBindBuffer(GL_ARRAY_BUFFER, buffer);
+    // In pieces, so that the expanded copy never holds more than a few megabytes.
+    constexpr std::size_t piece = std::size_t{1} << 18;
+    std::vector<glm::vec3> corners;
+    corners.reserve(std::min(piece, last - first));
+    for (std::size_t begin = first; begin < last; begin += piece) {
+        const std::size_t end = std::min(last, begin + piece);
+        corners.clear();
+        for (std::size_t o = begin; o < end; ++o)
+            corners.push_back(normals[o / 3]);
+        glBufferSubData(GL_ARRAY_BUFFER, static_cast<GLintptr>(begin * sizeof(glm::vec3)),
+                        static_cast<GLsizeiptr>(corners.size() * sizeof(glm::vec3)),
+                        corners.data());
+        stats.bytes += corners.size() * sizeof(glm::vec3);
+    }
+}
+
+void Gl_renderer::patch_corner_normals(unsigned buffer, const std::vector<glm::vec3>& normals,
+                                       const std::vector<std::uint32_t>& corners,
+                                       Upload_stats& stats) {
+    // The runs patch() would send.
+    for (std::size_t i = 0; i < corners.size();) {
+        std::size_t j = i;
+        while (j + 1 < corners.size() && corners[j + 1] <= corners[j] + 8)
+            ++j;
+        send_corner_normals(buffer, normals, corners[i], std::size_t{corners[j]} + 1, stats);
+        i = j + 1;
+    }
+    ++stats.parts;
+}
+
 namespace {
 
 // Room for edits that append: an eighth more, and at least a few thousand elements.
 std::size_t with_room(std::size_t n) { return n + n / 8 + 4096; }
+
+// Flat triangles index their corners in order (corner k of triangle t is output 3t + k, see
+// Triangle_buffers), so they draw as arrays and their index buffer would be a copy of 0, 1, 2...
+template <class Buffers>
+bool draws_indexed(const Buffers& b) {
+    if constexpr (requires { b.shading; })
+        return b.shading != Shading::flat;
+    else
+        return requires {
+            b.normals;
+            b.indices;
+        };
+}
 
 } // namespace
 
@@ -182,47 +229,65 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
     part.present = scene_part.geometry != nullptr;
     if (!part.present) return;
     const Buffers& b = *scene_part.geometry;
-    constexpr bool indexed = requires {
+    constexpr bool has_normals = requires {
         b.normals;
         b.indices;
     };
+    const bool indexed = draws_indexed(b);
     if (part.geometry_stamp != scene_part.geometry_stamp) {
         ensure_objects(part);
         glBindVertexArray(part.vao);
-        bool fits = b.positions.size() <= part.vertex_capacity;
-        if constexpr (indexed) fits = fits && b.indices.size() <= part.index_capacity;
+        bool fits = b.positions.size() <= part.vertex_capacity && indexed == part.indexed;
+        if constexpr (has_normals)
+            fits = fits && (!indexed || b.indices.size() <= part.index_capacity);
         if (scene_part.dirt && part.geometry_stamp != 0 &&
             scene_part.base_geometry_stamp == part.geometry_stamp && fits) {
             const Buffer_dirt& dirt = *scene_part.dirt;
             patch(GL_ARRAY_BUFFER, part.positions, b.positions.data(), sizeof(glm::vec3),
                   dirt.vertices, 1, stats);
-            if constexpr (indexed) {
-                patch(GL_ARRAY_BUFFER, part.normals, b.normals.data(), sizeof(glm::vec3),
-                      dirt.vertices, 1, stats);
-                patch(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
-                      sizeof(std::uint32_t), dirt.triangles, 3, stats);
+            if constexpr (has_normals) {
+                if (indexed) {
+                    patch(GL_ARRAY_BUFFER, part.normals, b.normals.data(), sizeof(glm::vec3),
+                          dirt.vertices, 1, stats);
+                    patch(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
+                          sizeof(std::uint32_t), dirt.triangles, 3, stats);
+                } else {
+                    patch_corner_normals(part.normals, b.normals, dirt.vertices, stats);
+                }
             }
         } else {
             part.vertex_capacity = with_room(b.positions.size());
             upload_with_room(GL_ARRAY_BUFFER, part.positions, b.positions.data(),
                              b.positions.size(), part.vertex_capacity, sizeof(glm::vec3), stats);
-            if constexpr (indexed) {
-                upload_with_room(GL_ARRAY_BUFFER, part.normals, b.normals.data(), b.normals.size(),
-                                 part.vertex_capacity, sizeof(glm::vec3), stats);
+            if constexpr (has_normals) {
+                if (indexed) {
+                    upload_with_room(GL_ARRAY_BUFFER, part.normals, b.normals.data(),
+                                     b.normals.size(), part.vertex_capacity, sizeof(glm::vec3),
+                                     stats);
+                } else {
+                    // Flat: one normal per triangle, spread over its three corners.
+                    upload_with_room(GL_ARRAY_BUFFER, part.normals, nullptr, 0,
+                                     part.vertex_capacity, sizeof(glm::vec3), stats);
+                    send_corner_normals(part.normals, b.normals, 0, b.positions.size(), stats);
+                }
                 glEnableVertexAttribArray(1);
-                part.index_capacity = with_room(b.indices.size());
-                upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
-                                 b.indices.size(), part.index_capacity, sizeof(std::uint32_t),
-                                 stats);
+                part.index_capacity = indexed ? with_room(b.indices.size()) : 0;
+                if (indexed) {
+                    upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
+                                     b.indices.size(), part.index_capacity, sizeof(std::uint32_t),
+                                     stats);
+                } else {
+                    // Gives back what smooth triangles drawn before held.
+                    glBufferData(GL_ELEMENT_ARRAY_BUFFER, 0, nullptr, GL_STATIC_DRAW);
+                }
             }
             // Colours must be sent whole into the resized buffer.
             part.colour_stamp = 0;
         }
         glBindVertexArray(0);
-        if constexpr (indexed)
-            part.count = static_cast<int>(b.indices.size());
-        else
-            part.count = static_cast<int>(b.positions.size());
+        part.count = static_cast<int>(b.positions.size());
+        if constexpr (has_normals)
+            if (indexed) part.count = static_cast<int>(b.indices.size());
         part.indexed = indexed;
         part.geometry_stamp = scene_part.geometry_stamp;
     }

@@ -108,6 +108,12 @@ private:
     // glBufferSubData of the elements at `elements` (ascending), merged into runs.
     void patch(unsigned target, unsigned buffer, const void* data, std::size_t size,
                const std::vector<std::uint32_t>& elements, std::size_t stride, Upload_stats& stats);
+    // glBufferSubData of the corners [first, last) of flat triangles with one normal each.
+    void send_corner_normals(unsigned buffer, const std::vector<glm::vec3>& normals,
+                             std::size_t first, std::size_t last, Upload_stats& stats);
+    // patch() for those corners: `corners` ascending.
+    void patch_corner_normals(unsigned buffer, const std::vector<glm::vec3>& normals,
+                              const std::vector<std::uint32_t>& corners, Upload_stats& stats);
     void upload_positions(Part& part, const std::vector<glm::vec3>& positions, Upload_stats& stats);
     template <class Buffers>
     void upload_part(Part& part, const Scene_part<Buffers>& scene_part, Upload_stats& stats);

@@ -351,5 +351,72 @@ TEST(IncrementalUpdates, ScenesMarkPatchesAgainstTheirBase) {
     EXPECT_EQ(builder.last_rebuilds().triangles, 0);
 }
 
+// Value edits (a brush dab) change colours only: the triangles' geometry stays byte for byte,
+// only the outputs of the edited elements are listed, and the colours match a fresh build.
+TEST(IncrementalUpdates, ValueEditsRecolourInPlaceAndLeaveGeometryAlone) {
+    for (const auto& [shading, layer] :
+         {std::pair{Shading::flat, "height"}, std::pair{Shading::smooth, "height"},
+          std::pair{Shading::flat, "area"}}) {
+        World w = sphere();
+        Buffer_cache cache;
+        (void)cache.triangle_colours(w, shading, layer);
+        std::mt19937_64 rng(17);
+        for (int step = 0; step < 30; ++step) {
+            const std::vector<glm::vec3> positions = cache.triangles(w, shading).positions;
+            const std::vector<glm::vec3> normals = cache.triangles(w, shading).normals;
+            Delta_recorder recorder(w);
+            const Vertex v{std::uint32_t(rng() % w.mesh().vertex_slots())};
+            {
+                auto [h, a] = w.lock_layer(height, area);
+                h[v] = float(rng() % 97);
+                recorder.touch(v);
+                for (const Face f : v.faces(w.mesh())) {
+                    a[f] = float(rng() % 13);
+                    recorder.touch(f);
+                }
+            }
+            ASSERT_TRUE(cache.apply(w, recorder.delta()));
+            EXPECT_FALSE(cache.geometry_patched(shading));
+            ASSERT_NE(cache.dirt(shading), nullptr);
+            EXPECT_TRUE(cache.colours_updated(shading)) << layer << " step " << step;
+            const Buffer_dirt& dirt = *cache.dirt(shading);
+            EXPECT_TRUE(dirt.triangles.empty());
+            EXPECT_LE(dirt.vertices.size(), shading == Shading::flat ? 3u * 12u : 1u);
+            const std::vector<Colour>& colours = cache.triangle_colours(w, shading, layer);
+            EXPECT_EQ(cache.last_rebuilds().total(), 0) << "recoloured in place";
+            const Triangle_buffers& b = cache.triangles(w, shading);
+            EXPECT_EQ(b.positions, positions);
+            EXPECT_EQ(b.normals, normals);
+            Buffer_cache fresh;
+            const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, layer);
+            ASSERT_EQ(drawn(b, &colours), drawn(fresh.triangles(w, shading), &fresh_colours))
+                << layer << " after step " << step;
+        }
+    }
+}
+
+TEST(IncrementalUpdates, ScenesOfValueEditsSendColoursAlone) {
+    World w = sphere();
+    Scene_builder builder;
+    View_options o;
+    o.layer = "height";
+    const Scene before = builder.build(w, o);
+    Delta_recorder recorder(w);
+    {
+        auto [h] = w.lock_layer(height);
+        h[Vertex(5)] = 96.f;
+        recorder.touch(Vertex(5));
+    }
+    const World_delta delta = recorder.delta();
+    const Scene after = builder.build(w, o, &delta);
+    EXPECT_EQ(after.triangles.geometry_stamp, before.triangles.geometry_stamp)
+        << "no geometry to upload";
+    EXPECT_NE(after.triangles.colour_stamp, before.triangles.colour_stamp);
+    EXPECT_EQ(after.triangles.base_colour_stamp, before.triangles.colour_stamp);
+    ASSERT_NE(after.triangles.dirt, nullptr);
+    EXPECT_FALSE(after.triangles.dirt->vertices.empty());
+    EXPECT_EQ(builder.last_rebuilds().triangles, 0);
+}
+
 } // namespace
 } // namespace orbis::render

@@ -8,6 +8,7 @@
 #include <glm/geometric.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <set>
@@ -86,6 +87,40 @@ TEST(MeshBuffers, SmoothTrianglesShareOneCornerPerVertex) {
         EXPECT_EQ(b.positions[i], p[b.vertex_of[i].index()]);
         // On a sphere the averaged normal is close to the radial direction.
         EXPECT_GT(glm::dot(b.normals[i], glm::normalize(b.positions[i])), 0.95f);
+    }
+}
+
+// A region's triangles lie together in the buffers (along the sphere's curve), so that a dab's
+// patch goes up in a few runs; in index order a Fibonacci sphere scatters them over the buffer.
+TEST(MeshBuffers, TrianglesOfARegionLieTogether) {
+    const World w = sphere(40000);
+    const auto p = vertex_positions(w);
+    for (const Shading shading : {Shading::flat, Shading::smooth}) {
+        const Triangle_buffers b = triangles(w.mesh(), p, shading);
+        // Every live face exactly once.
+        std::set<std::uint32_t> faces;
+        for (const Face f : b.face_of)
+            faces.insert(f.index());
+        ASSERT_EQ(faces.size(), w.mesh().face_count());
+        for (const glm::vec3 centre : {glm::vec3(0, radius, 0), glm::vec3(radius, 0, 0),
+                                       glm::normalize(glm::vec3(1, 1, -1)) * radius}) {
+            // The outputs of the triangles within 0.1 rad (about 150 faces), as a dab lists them.
+            std::vector<std::uint32_t> outputs;
+            for (std::size_t t = 0; t < b.face_of.size(); ++t) {
+                const glm::vec3 corner = b.positions[b.corner(t, 0)];
+                if (glm::dot(glm::normalize(corner), glm::normalize(centre)) > std::cos(0.1f))
+                    for (int k = 0; k < 3; ++k)
+                        outputs.push_back(b.corner(t, k));
+            }
+            std::sort(outputs.begin(), outputs.end());
+            outputs.erase(std::unique(outputs.begin(), outputs.end()), outputs.end());
+            ASSERT_GT(outputs.size(), 100u);
+            // Runs as Gl_renderer::patch sends them: gaps of up to 8 outputs join.
+            std::size_t runs = 1;
+            for (std::size_t i = 1; i < outputs.size(); ++i)
+                runs += outputs[i] > outputs[i - 1] + 8;
+            EXPECT_LT(runs * 10, outputs.size()) << runs << " runs for " << outputs.size();
+        }
     }
 }
 

@@ -293,8 +293,12 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
             index_[s] = index_triangles(b, world.mesh());
             index_valid_[s] = true;
         }
-        dirt_[s] =
-            update_triangles(world.mesh(), positions_, delta.vertices, delta.faces, b, index_[s]);
+        // Values alone changed (a brush dab): the geometry stays, only colours are patched.
+        geometry_patched_[s] = from != to;
+        dirt_[s] = geometry_patched_[s]
+                       ? update_triangles(world.mesh(), positions_, delta.vertices, delta.faces, b,
+                                          index_[s])
+                       : outputs_showing(world.mesh(), delta.vertices, delta.faces, b, index_[s]);
         dirt_valid_[s] = true;
         keys_[target] = to;
         count(&Rebuild_counts::updates);
@@ -420,6 +424,11 @@ const Buffer_dirt* Buffer_cache::line_dirt(bool dual) const {
 
 bool Buffer_cache::line_colours_updated(bool dual) const {
     return line_colours_updated_[dual ? 1 : 0];
+}
+
+bool Buffer_cache::geometry_patched(Shading shading) const {
+    const int s = shading == Shading::flat ? 0 : 1;
+    return dirt_valid_[s] && geometry_patched_[s];
 }
 
 bool Buffer_cache::colours_updated(Shading shading) const {

@@ -124,6 +124,9 @@ public:
     /// What the last apply() rewrote in the triangles of `shading` and their colours, or
     /// nothing when they were rebuilt or not updated since.
     const Buffer_dirt* dirt(Shading shading) const;
+    /// True when dirt(shading) lists outputs whose geometry the last apply() rewrote; false when
+    /// only values changed and just the colours there need uploading (or there is no dirt).
+    bool geometry_patched(Shading shading) const;
     /// True when the last apply() updated the colours on the triangles of `shading` in place
     /// (so that only dirt(shading) needs uploading), and they were not rebuilt since.
     bool colours_updated(Shading shading) const;
@@ -220,6 +223,7 @@ private:
     std::array<Buffer_dirt, 2> dirt_;
     std::array<bool, 2> index_valid_{};
     std::array<bool, 2> dirt_valid_{};
+    std::array<bool, 2> geometry_patched_{};
     std::array<bool, 2> colours_updated_{};
     // The same for the primal and dual edge segments.
     std::array<Line_index, 2> line_index_;

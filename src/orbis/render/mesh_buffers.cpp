@@ -8,6 +8,7 @@
 #include "orbis/render/water_buffers.hpp"
 
 #include "orbis/core/layer.hpp"
+#include "orbis/core/sphere_curve.hpp"
 #include "orbis/core/world.hpp"
 
 #include <glm/geometric.hpp>
@@ -79,13 +80,45 @@ inline glm::vec3 unit_or(glm::vec3 v, glm::vec3 fallback) {
     return len2 > 0.f ? v / std::sqrt(len2) : fallback;
 }
 
-// Per live face (index order): its slot, and where its outputs start.
-std::vector<std::uint32_t> live_face_ranks(const Mesh& m) {
-    std::vector<std::uint32_t> rank(m.face_slots(), unset);
-    std::uint32_t next = 0;
-    for (const Face f : m.faces())
-        rank[f.index()] = next++;
-    return rank;
+// The live slots among `slots` (live(i)) in the order of point(i) along the sphere's
+// space-filling curve, ties in index order, about 32 to a cell of the curve. Buffers laid out in
+// this order keep a region's elements together, so that a brush dab or an edit patches a few
+// runs of the GPU buffers instead of thousands of scattered elements (a Fibonacci sphere numbers
+// its neighbours far apart). O(slots).
+template <class Live, class Point>
+std::vector<std::uint32_t> along_curve(std::size_t slots, std::size_t count, Live&& live,
+                                       Point&& point) {
+    const int level = sphere_curve_level(count, 32);
+    std::vector<std::uint32_t> keys(slots);
+    std::vector<std::uint8_t> alive(slots);
+    in_parallel(slots, [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            alive[i] = live(i);
+            keys[i] = alive[i] ? sphere_curve_key(point(i), level) : 0;
+        }
+    });
+    std::vector<std::uint32_t> order = order_by_key(keys, sphere_curve_cells(level));
+    std::erase_if(order, [&](std::uint32_t i) { return !alive[i]; });
+    return order;
+}
+
+// Every live face along the curve, placed by its first corner.
+std::vector<std::uint32_t> faces_along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
+    return along_curve(
+        m.face_slots(), m.face_count(),
+        [&](std::size_t i) { return m.contains(Face{static_cast<std::uint32_t>(i)}); },
+        [&](std::size_t i) {
+            return positions[Face{static_cast<std::uint32_t>(i)}.edge(m).origin(m).index()];
+        });
+}
+
+// Every live vertex along the curve.
+std::vector<std::uint32_t> vertices_along_curve(const Mesh& m,
+                                                std::span<const glm::vec3> positions) {
+    return along_curve(
+        m.vertex_slots(), m.vertex_count(),
+        [&](std::size_t i) { return m.contains(Vertex{static_cast<std::uint32_t>(i)}); },
+        [&](std::size_t i) { return positions[i]; });
 }
 
 // The circumcentre of live face f (see circumcentres()); `normal` receives the unnormalised
@@ -195,7 +228,7 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     clear(out);
     out.shading = shading;
     const std::size_t faces = m.face_count();
-    const std::vector<std::uint32_t> rank = live_face_ranks(m);
+    const std::vector<std::uint32_t> order = faces_along_curve(m, positions);
     // Edits append triangles (and flat corners or smooth vertices) in place: leave them room.
     const bool flat = shading == Shading::flat;
     if (flat)
@@ -213,27 +246,23 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
         out.positions.resize(3 * faces);
         out.normals.resize(faces);
         out.vertex_of.resize(3 * faces);
-        in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
-            for (std::size_t i = first; i < last; ++i) {
-                if (rank[i] == unset) continue;
-                write_flat(m, positions, Face{static_cast<std::uint32_t>(i)}, rank[i], out);
-            }
+        in_parallel(faces, [&](std::size_t first, std::size_t last) {
+            for (std::size_t t = first; t < last; ++t)
+                write_flat(m, positions, Face{order[t]}, t, out);
         });
         return;
     }
-    // Smooth: one output vertex per live vertex, in index order; slots map to outputs.
+    // Smooth: one output vertex per live vertex, along the curve too; slots map to outputs.
     std::vector<std::uint32_t> output_of(m.vertex_slots(), unset);
-    for (const Vertex v : m.vertices()) {
-        output_of[v.index()] = static_cast<std::uint32_t>(out.positions.size());
-        out.positions.push_back(positions[v.index()]);
-        out.vertex_of.push_back(v);
+    for (const std::uint32_t i : vertices_along_curve(m, positions)) {
+        output_of[i] = static_cast<std::uint32_t>(out.positions.size());
+        out.positions.push_back(positions[i]);
+        out.vertex_of.push_back(Vertex{i});
     }
-    in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
-        for (std::size_t i = first; i < last; ++i) {
-            if (rank[i] == unset) continue;
-            const Face f{static_cast<std::uint32_t>(i)};
+    in_parallel(faces, [&](std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t) {
+            const Face f{order[t]};
             const Corners c = corners(m, f);
-            const std::size_t t = rank[i];
             out.indices[3 * t] = output_of[c.a.index()];
             out.indices[3 * t + 1] = output_of[c.b.index()];
             out.indices[3 * t + 2] = output_of[c.c.index()];
@@ -397,6 +426,38 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     }
     sort_unique(dirt.vertices);
     sort_unique(dirt.triangles);
+    return dirt;
+}
+
+Buffer_dirt outputs_showing(const Mesh& m, std::span<const Vertex> vertices,
+                            std::span<const Face> faces, const Triangle_buffers& b,
+                            const Triangle_index& index) {
+    Buffer_dirt dirt;
+    if (b.shading == Shading::smooth) {
+        for (const Vertex v : vertices)
+            if (m.contains(v) && v.index() < index.output_of_vertex.size() &&
+                index.output_of_vertex[v.index()] != unset)
+                dirt.vertices.push_back(index.output_of_vertex[v.index()]);
+        sort_unique(dirt.vertices);
+        return dirt;
+    }
+    std::vector<std::uint32_t> triangles;
+    auto add = [&](Face f) {
+        if (f.valid() && f.index() < index.triangle_of_face.size() &&
+            index.triangle_of_face[f.index()] != unset)
+            triangles.push_back(index.triangle_of_face[f.index()]);
+    };
+    for (const Face f : faces)
+        if (m.contains(f)) add(f);
+    for (const Vertex v : vertices)
+        if (m.contains(v))
+            for (const Face f : v.faces(m))
+                add(f);
+    sort_unique(triangles);
+    dirt.vertices.reserve(3 * triangles.size());
+    for (const std::uint32_t t : triangles)
+        for (std::uint32_t k = 0; k < 3; ++k)
+            dirt.vertices.push_back(3 * t + k);
     return dirt;
 }
 

@@ -45,6 +45,11 @@ enum class Shading {
 /// Triangles of the primal mesh, one per live face: smooth ones for indexed drawing, flat ones
 /// as plain arrays (their corners are in order, so an index array would only count 0, 1, 2...).
 ///
+/// A build lays triangles (and smooth output vertices) out along the sphere's space-filling
+/// curve (orbis/core/sphere_curve.hpp), not in index order, so that the outputs of one region
+/// lie together and an edit's patch goes to the GPU in a few runs; face_of and vertex_of say
+/// which element each output draws.
+///
 /// Flat triangles keep one normal per triangle rather than per corner, a third of the memory
 /// (at ten million vertices, half a gigabyte); corner() and normal_of() read either layout.
 struct Triangle_buffers {
@@ -115,7 +120,8 @@ std::size_t cell_of_triangle(const Voronoi_buffers& b, std::size_t t);
 /// \name Geometry. `positions` is indexed by vertex slot (at least m.vertex_slots() entries);
 /// only live elements are read and drawn, so deleted slots may hold anything.
 ///@{
-/// The triangles of every live face. Cost O(faces).
+/// The triangles of every live face, along the sphere's space-filling curve (see
+/// Triangle_buffers). Cost O(faces).
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
 Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading);
 /// triangles() into `out`, reusing its arrays' memory (much faster for repeated builds of a
@@ -166,6 +172,15 @@ Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m);
 Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions,
                              std::span<const Vertex> vertices, std::span<const Face> faces,
                              Triangle_buffers& b, Triangle_index& index);
+
+/// The outputs of `b` that show the listed vertices and faces, for recolouring them after an
+/// edit that changed values but no geometry (a brush dab): flat, the corners of the listed faces
+/// and of every face around a listed vertex; smooth, the listed vertices' outputs. Rewrites
+/// nothing; elements without outputs are skipped. Precondition: `index` is b's index and `m` the
+/// mesh b was built from. Cost O(listed elements × valence).
+Buffer_dirt outputs_showing(const Mesh& m, std::span<const Vertex> vertices,
+                            std::span<const Face> faces, const Triangle_buffers& b,
+                            const Triangle_index& index);
 
 /// Where the segments of a Line_buffers are, for updating them in place.
 struct Line_index {

@@ -246,9 +246,9 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         }
         scene.triangles.dirt = dirt;
         stamp(scene.triangles,
-              rebuilt ? Change::rebuilt
-              : dirt  ? Change::in_place
-                      : Change::none,
+              rebuilt                                    ? Change::rebuilt
+              : dirt && cache_.geometry_patched(shading) ? Change::in_place
+                                                         : Change::none,
               colours, triangle_stamps_);
     }
     if (options.voronoi_cells) {

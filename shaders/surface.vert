@@ -8,11 +8,13 @@ layout(location = 2) in vec4 colour;
 uniform mat4 view_projection;
 uniform float scale;
 
+out vec3 v_position;
 out vec3 v_normal;
 out vec4 v_colour;
 
 void main() {
-    gl_Position = view_projection * vec4(position * scale, 1.0);
+    v_position = position * scale;
+    gl_Position = view_projection * vec4(v_position, 1.0);
     v_normal = normal;
     v_colour = colour;
 }

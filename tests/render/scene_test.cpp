@@ -132,13 +132,21 @@ TEST(Scene, StampsChangeOnlyWithWhatTheyStandFor) {
     EXPECT_NE(flipped.triangles.geometry_stamp, edited.triangles.geometry_stamp);
     EXPECT_NE(flipped.triangles.colour_stamp, edited.triangles.colour_stamp);
 
-    // Smooth shading is other geometry; going back to flat is the first geometry again but a
-    // new stamp, since the GPU holds the smooth one by then.
+    // Flat and smooth shading draw the same shared vertices: switching uploads nothing.
+    EXPECT_TRUE(flipped.flat_shading);
     o.shading = Shading::smooth;
     const Scene smooth = b.build(w, o);
-    EXPECT_NE(smooth.triangles.geometry_stamp, flipped.triangles.geometry_stamp);
-    o.shading = Shading::flat;
-    EXPECT_NE(b.build(w, o).triangles.geometry_stamp, smooth.triangles.geometry_stamp);
+    EXPECT_EQ(smooth.triangles.geometry_stamp, flipped.triangles.geometry_stamp);
+    EXPECT_FALSE(smooth.flat_shading);
+    EXPECT_EQ(b.last_rebuilds().triangles, 0);
+    // Face colours are other geometry (three corners per face); going back is the shared
+    // vertices again but a new stamp, since the GPU holds the face layer's by then.
+    o.layer = "area";
+    const Scene faces = b.build(w, o);
+    EXPECT_NE(faces.triangles.geometry_stamp, smooth.triangles.geometry_stamp);
+    EXPECT_TRUE(faces.flat_shading);
+    o.layer = "height";
+    EXPECT_NE(b.build(w, o).triangles.geometry_stamp, faces.triangles.geometry_stamp);
 }
 
 TEST(Scene, VectorLayersShowAsArrowsFromEachVertex) {

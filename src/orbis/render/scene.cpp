@@ -229,7 +229,10 @@ Scene Scene_builder::build(const World& world, const View_options& options,
     };
 
     if (options.triangles) {
-        const Shading shading = typed && type == Layer_type::face ? Shading::flat : options.shading;
+        // Face colours need three corners of its own per face; everything else draws the
+        // shared-vertex buffers, shaded flat from the slope of the positions when asked.
+        const Shading shading = typed && type == Layer_type::face ? Shading::flat : Shading::smooth;
+        scene.flat_shading = shading == Shading::flat || options.shading == Shading::flat;
         scene.triangles.geometry = &cache_.triangles(world, shading);
         add_rebuilds();
         const bool rebuilt = cache_.last_rebuilds().triangles > 0;

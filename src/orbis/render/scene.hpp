@@ -74,11 +74,15 @@ struct Scene {
     Scene_part<Point_buffers> boundary;     ///< boundary edge segments
     Scene_part<Point_buffers> arrows;       ///< one segment per vertex along a vector layer
     Scene_part<River_buffers> rivers;       ///< river ribbons (colours: river_colour)
-    bool voronoi_outlines = false;          ///< draw dual_edges dark, as outlines
-    bool dual_edges_coloured = false;       ///< draw dual_edges in colour
-    std::string layer_error;                ///< why the layer colours nothing, if it does not
-    std::string river_error;                ///< why rivers asked for are not drawn
-    double radius = 1.0;                    ///< the largest vertex distance from the centre
+    /// Shade the triangles flat, with each face's normal made while drawing from the slope of
+    /// its positions: the triangles are then the shared-vertex (smooth) buffers unless a face
+    /// layer colours them, a third of the memory of three corners per face.
+    bool flat_shading = false;
+    bool voronoi_outlines = false;    ///< draw dual_edges dark, as outlines
+    bool dual_edges_coloured = false; ///< draw dual_edges in colour
+    std::string layer_error;          ///< why the layer colours nothing, if it does not
+    std::string river_error;          ///< why rivers asked for are not drawn
+    double radius = 1.0;              ///< the largest vertex distance from the centre
 };
 
 /// Builds Scenes, rebuilding only what changed (see Buffer_cache). Not thread-safe: one build

@@ -85,6 +85,7 @@ void Gl_renderer::initialize() {
     scale_ = glGetUniformLocation(surface_program_, "scale");
     light_direction_ = glGetUniformLocation(surface_program_, "light_direction");
     lighting_ = glGetUniformLocation(surface_program_, "lighting");
+    flat_normals_ = glGetUniformLocation(surface_program_, "flat_normals");
     bare_view_projection_ = glGetUniformLocation(bare_program_, "view_projection");
     initialized_ = true;
 }
@@ -326,6 +327,7 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     upload_part(parts_[arrows], scene.arrows, stats);
     upload_part(parts_[rivers], scene.rivers, stats);
     voronoi_outlines_ = scene.voronoi_outlines;
+    flat_shading_ = scene.flat_shading;
     dual_edges_coloured_ = scene.dual_edges_coloured;
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     stats.milliseconds =
@@ -380,7 +382,9 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     const glm::dvec3 light = camera.orientation() * glm::normalize(glm::dvec3(-0.35, 0.45, 1.0));
     glUniform3f(light_direction_, float(light.x), float(light.y), float(light.z));
 
+    glUniform1f(flat_normals_, flat_shading_ ? 1.0f : 0.0f);
     draw_part(parts_[triangles], GL_TRIANGLES, 1.0f, surface_colour, lighting);
+    glUniform1f(flat_normals_, 0.0f);
     const float cells = parts_[triangles].present ? cell_lift : 1.0f;
     draw_part(parts_[voronoi], GL_TRIANGLES, cells, surface_colour, lighting);
     // Rivers lie on the faces (lifted a little) and sit on top of the cells when they are

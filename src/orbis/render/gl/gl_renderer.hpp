@@ -129,9 +129,11 @@ private:
     int scale_ = -1;
     int light_direction_ = -1;
     int lighting_ = -1;
+    int flat_normals_ = -1;
     int bare_view_projection_ = -1;
     Part parts_[part_count];
     bool voronoi_outlines_ = false;
+    bool flat_shading_ = false;
     bool dual_edges_coloured_ = false;
     glm::vec4 overlay_colours_[4] = {{1.0f, 0.6f, 0.0f, 1.0f},
                                      {0.2f, 1.0f, 0.4f, 1.0f},

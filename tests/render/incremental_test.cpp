@@ -354,6 +354,46 @@ TEST(IncrementalUpdates, ScenesMarkPatchesAgainstTheirBase) {
     EXPECT_EQ(builder.last_rebuilds().triangles, 0);
 }
 
+// Shared vertices kept without normals (flat shading lights faces while drawing) follow edits
+// without growing normals, and draw the positions and colours a fresh build draws.
+TEST(IncrementalUpdates, SharedVerticesWithoutNormalsFollowEdits) {
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.triangle_colours(w, Shading::smooth, "height");
+    std::mt19937_64 rng(23);
+    auto corners_of = [](const Triangle_buffers& b, const std::vector<Colour>& colours) {
+        std::map<std::uint32_t, std::vector<std::tuple<std::uint32_t, float, float, float, int>>>
+            out;
+        for (std::size_t t = 0; t < b.face_of.size(); ++t) {
+            if (!b.face_of[t].valid()) continue;
+            auto& corners = out[b.face_of[t].index()];
+            for (int k = 0; k < 3; ++k) {
+                const std::uint32_t o = b.corner(t, k);
+                corners.emplace_back(b.vertex_of[o].index(), b.positions[o].x, b.positions[o].y,
+                                     b.positions[o].z, colours[o].r);
+            }
+            std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()),
+                        corners.end());
+        }
+        return out;
+    };
+    for (int step = 0; step < 80; ++step) {
+        Delta_recorder recorder(w);
+        random_edit(w, rng, recorder);
+        (void)cache.apply(w, recorder.delta());
+        const std::vector<Colour>& colours = cache.triangle_colours(w, Shading::smooth, "height");
+        const Triangle_buffers& b = cache.triangles(w, Shading::smooth, false);
+        ASSERT_FALSE(b.with_normals);
+        ASSERT_TRUE(b.normals.empty()) << "after step " << step;
+        Buffer_cache fresh;
+        const std::vector<Colour>& fresh_colours =
+            fresh.triangle_colours(w, Shading::smooth, "height");
+        ASSERT_EQ(corners_of(b, colours),
+                  corners_of(fresh.triangles(w, Shading::smooth, false), fresh_colours))
+            << "after step " << step;
+    }
+}
+
 // Value edits (a brush dab) change colours only: the triangles' geometry stays byte for byte,
 // only the outputs of the edited elements are listed, and the colours match a fresh build.
 TEST(IncrementalUpdates, ValueEditsRecolourInPlaceAndLeaveGeometryAlone) {

@@ -124,6 +124,27 @@ TEST(MeshBuffers, TrianglesOfARegionLieTogether) {
     }
 }
 
+TEST(MeshBuffers, SmoothTrianglesBuiltWithoutNormalsGetTheSameOnesLater) {
+    World w = sphere(500);
+    collapse_some(w, 5);
+    const auto p = vertex_positions(w);
+    const Triangle_buffers full = triangles(w.mesh(), p, Shading::smooth);
+    Triangle_buffers bare;
+    triangles(w.mesh(), p, Shading::smooth, bare, false);
+    EXPECT_FALSE(bare.with_normals);
+    EXPECT_TRUE(bare.normals.empty());
+    EXPECT_EQ(bare.positions, full.positions);
+    EXPECT_EQ(bare.indices, full.indices);
+    add_smooth_normals(w.mesh(), p, bare);
+    EXPECT_TRUE(bare.with_normals);
+    EXPECT_EQ(bare.normals, full.normals);
+    // Flat triangles always have theirs.
+    Triangle_buffers flat;
+    triangles(w.mesh(), p, Shading::flat, flat, false);
+    EXPECT_TRUE(flat.with_normals);
+    EXPECT_EQ(flat.normals.size(), flat.face_of.size());
+}
+
 TEST(MeshBuffers, PrimalSegmentsRunFromOriginToDest) {
     const World w = sphere(300);
     const auto p = vertex_positions(w);

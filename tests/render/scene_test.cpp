@@ -132,13 +132,23 @@ TEST(Scene, StampsChangeOnlyWithWhatTheyStandFor) {
     EXPECT_NE(flipped.triangles.geometry_stamp, edited.triangles.geometry_stamp);
     EXPECT_NE(flipped.triangles.colour_stamp, edited.triangles.colour_stamp);
 
-    // Flat and smooth shading draw the same shared vertices: switching uploads nothing.
+    // Flat shading draws the shared vertices without normals; smooth shading adds them (one
+    // upload), and going back to flat keeps them: nothing to upload.
     EXPECT_TRUE(flipped.flat_shading);
+    EXPECT_FALSE(flipped.triangles.geometry->with_normals);
+    EXPECT_TRUE(flipped.triangles.geometry->normals.empty());
+    o.shading = Shading::smooth;
+    const Scene smooth_first = b.build(w, o);
+    EXPECT_NE(smooth_first.triangles.geometry_stamp, flipped.triangles.geometry_stamp);
+    EXPECT_TRUE(smooth_first.triangles.geometry->with_normals);
+    EXPECT_FALSE(smooth_first.flat_shading);
+    o.shading = Shading::flat;
+    const Scene flat_again = b.build(w, o);
+    EXPECT_EQ(flat_again.triangles.geometry_stamp, smooth_first.triangles.geometry_stamp);
+    EXPECT_EQ(b.last_rebuilds().triangles, 0);
     o.shading = Shading::smooth;
     const Scene smooth = b.build(w, o);
-    EXPECT_EQ(smooth.triangles.geometry_stamp, flipped.triangles.geometry_stamp);
-    EXPECT_FALSE(smooth.flat_shading);
-    EXPECT_EQ(b.last_rebuilds().triangles, 0);
+    EXPECT_EQ(smooth.triangles.geometry_stamp, flat_again.triangles.geometry_stamp);
     // Face colours are other geometry (three corners per face); going back is the shared
     // vertices again but a new stamp, since the GPU holds the face layer's by then.
     o.layer = "area";

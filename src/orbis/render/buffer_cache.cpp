@@ -137,19 +137,24 @@ const River_buffers& Buffer_cache::rivers(const World& world, double min_dischar
     return rivers_;
 }
 
-const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shading) {
+const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shading, bool normals) {
     begin_call();
     const Target target = shading == Shading::flat ? flat_triangles : smooth_triangles;
-    Triangle_buffers& out = triangles_[shading == Shading::flat ? 0 : 1];
+    const int s = shading == Shading::flat ? 0 : 1;
+    Triangle_buffers& out = triangles_[s];
     const Geometry_key key = key_of(world);
     if (keys_[target] != key) {
-        render::triangles(world.mesh(), positions(world), shading, out);
+        render::triangles(world.mesh(), positions(world), shading, out, normals);
         keys_[target] = key;
-        const int s = shading == Shading::flat ? 0 : 1;
         index_valid_[s] = dirt_valid_[s] = colours_updated_[s] = false;
         // Indexed now, off the edit path: the first edit after a build costs what it touches.
         index_[s] = index_triangles(out, world.mesh());
         index_valid_[s] = true;
+        count(&Rebuild_counts::triangles);
+    } else if (normals && !out.with_normals) {
+        // The same triangles with normals: the GPU copy needs them too.
+        add_smooth_normals(world.mesh(), positions(world), out);
+        dirt_valid_[s] = colours_updated_[s] = false;
         count(&Rebuild_counts::triangles);
     }
     return out;
@@ -243,7 +248,8 @@ const std::vector<Colour>& Buffer_cache::colours(const World& world, Target targ
 const std::vector<Colour>& Buffer_cache::triangle_colours(const World& world, Shading shading,
                                                           std::string_view name,
                                                           const Colour_options& options) {
-    const Triangle_buffers& b = triangles(world, shading); // starts the call's counts
+    // Starts the call's counts; colours need no normals.
+    const Triangle_buffers& b = triangles(world, shading, false);
     return colours(world, shading == Shading::flat ? flat_triangles : smooth_triangles, b, name,
                    options);
 }

@@ -60,9 +60,11 @@ std::string relief_refusal(const std::string& name);
 class Buffer_cache {
 public:
     /// The triangles of `world` (flat and smooth are cached separately), indexed for apply()
-    /// as they are built. \throws std::invalid_argument when the world has no position layer.
+    /// as they are built. With `normals` false, smooth triangles may come without normals
+    /// (flat shading makes them while drawing); a later call that wants them adds them, which
+    /// counts as a rebuild. \throws std::invalid_argument when the world has no position layer.
     /// O(faces) on rebuild.
-    const Triangle_buffers& triangles(const World& world, Shading shading);
+    const Triangle_buffers& triangles(const World& world, Shading shading, bool normals = true);
     /// The Voronoi cells of `world`. \throws as triangles(). O(edges) on rebuild.
     const Voronoi_buffers& voronoi_cells(const World& world);
     /// The primal edge segments of `world`. \throws as triangles(). O(edges) on rebuild.

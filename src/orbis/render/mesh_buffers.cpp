@@ -223,10 +223,11 @@ Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, 
 }
 
 void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
-               Triangle_buffers& out) {
+               Triangle_buffers& out, bool normals) {
     require_positions(m, positions);
     clear(out);
     out.shading = shading;
+    out.with_normals = shading == Shading::flat || normals;
     const std::size_t faces = m.face_count();
     const std::vector<std::uint32_t> order = faces_along_curve(m, positions);
     // Edits append triangles (and flat corners or smooth vertices) in place: leave them room.
@@ -269,13 +270,26 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
             out.face_of[t] = f;
         }
     });
+    if (out.with_normals) {
+        out.with_normals = false;
+        add_smooth_normals(m, positions, out);
+    }
+}
+
+void add_smooth_normals(const Mesh& m, std::span<const glm::vec3> positions, Triangle_buffers& b) {
+    require_positions(m, positions);
+    if (b.with_normals) return;
     // Normals per vertex from its own ring, so that threads never add into a shared vertex.
-    out.normals.resize(out.positions.size());
-    in_parallel(out.positions.size(), [&](std::size_t first, std::size_t last) {
+    detail::reserve_with_room(b.normals, b.positions.size());
+    b.normals.resize(b.positions.size());
+    in_parallel(b.positions.size(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
-            out.normals[i] = smooth_normal(m, positions, out.vertex_of[i]);
+            const Vertex v = b.vertex_of[i];
+            b.normals[i] =
+                v.valid() && m.contains(v) ? smooth_normal(m, positions, v) : glm::vec3(0.f);
         }
     });
+    b.with_normals = true;
 }
 
 Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m) {
@@ -359,7 +373,7 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
             if (o == unset) {
                 o = static_cast<std::uint32_t>(b.positions.size());
                 b.positions.emplace_back();
-                b.normals.emplace_back();
+                if (b.with_normals) b.normals.emplace_back();
                 b.vertex_of.push_back(v);
             }
             b.positions[o] = positions[v.index()];
@@ -384,7 +398,7 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
                     if (o == unset) {
                         o = static_cast<std::uint32_t>(b.positions.size());
                         b.positions.push_back(positions[v.index()]);
-                        b.normals.emplace_back();
+                        if (b.with_normals) b.normals.emplace_back();
                         b.vertex_of.push_back(v);
                     }
                     normal_of.push_back(v.index());
@@ -420,7 +434,7 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
         sort_unique(normal_of);
         for (const std::uint32_t v : normal_of) {
             const std::uint32_t o = index.output_of_vertex[v];
-            b.normals[o] = smooth_normal(m, positions, Vertex{v});
+            if (b.with_normals) b.normals[o] = smooth_normal(m, positions, Vertex{v});
             dirt.vertices.push_back(o);
         }
     }

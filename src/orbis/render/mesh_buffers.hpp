@@ -57,9 +57,12 @@ struct Triangle_buffers {
     Shading shading = Shading::flat;
     /// Per output vertex: position.
     std::vector<glm::vec3> positions;
-    /// Smooth: per output vertex, its unit normal. Flat: per triangle, the unit normal all
-    /// three of its corners share.
+    /// Smooth: per output vertex, its unit normal, or empty when built without normals (see
+    /// with_normals). Flat: per triangle, the unit normal all three of its corners share.
     std::vector<glm::vec3> normals;
+    /// False for smooth triangles built without normals, for views that light each face by a
+    /// normal made while drawing; edits then keep `normals` empty. Always true for flat ones.
+    bool with_normals = true;
     /// Smooth: three output vertex indices per triangle, counterclockwise seen from outside.
     /// Flat: empty, because corner k of triangle t is output 3t + k (counterclockwise too).
     std::vector<std::uint32_t> indices;
@@ -125,9 +128,14 @@ std::size_t cell_of_triangle(const Voronoi_buffers& b, std::size_t t);
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
 Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading);
 /// triangles() into `out`, reusing its arrays' memory (much faster for repeated builds of a
-/// large mesh, which otherwise pay for fresh pages). Same cost and refusals.
+/// large mesh, which otherwise pay for fresh pages). With `normals` false, smooth triangles
+/// come without normals (Triangle_buffers::with_normals). Same cost and refusals.
 void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
-               Triangle_buffers& out);
+               Triangle_buffers& out, bool normals = true);
+/// Gives smooth triangles `b` built without normals their normals, as triangles() computes
+/// them; nothing for flat ones or ones that have them. Cost O(vertices × valence).
+/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+void add_smooth_normals(const Mesh& m, std::span<const glm::vec3> positions, Triangle_buffers& b);
 /// One segment per live primal edge, from origin to dest of the base edge. Cost O(edges).
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
 Line_buffers primal_edges(const Mesh& m, std::span<const glm::vec3> positions);

@@ -248,8 +248,9 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                   dirt.vertices, 1, stats);
             if constexpr (has_normals) {
                 if (indexed) {
-                    patch(GL_ARRAY_BUFFER, part.normals, b.normals.data(), sizeof(glm::vec3),
-                          dirt.vertices, 1, stats);
+                    if (!b.normals.empty())
+                        patch(GL_ARRAY_BUFFER, part.normals, b.normals.data(), sizeof(glm::vec3),
+                              dirt.vertices, 1, stats);
                     patch(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
                           sizeof(std::uint32_t), dirt.triangles, 3, stats);
                 } else {
@@ -262,16 +263,20 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                              b.positions.size(), part.vertex_capacity, sizeof(glm::vec3), stats);
             if constexpr (has_normals) {
                 if (indexed) {
+                    // Shared vertices without normals (shaded flat while drawing) hold none.
                     upload_with_room(GL_ARRAY_BUFFER, part.normals, b.normals.data(),
-                                     b.normals.size(), part.vertex_capacity, sizeof(glm::vec3),
-                                     stats);
+                                     b.normals.size(), b.normals.empty() ? 0 : part.vertex_capacity,
+                                     sizeof(glm::vec3), stats);
                 } else {
                     // Flat: one normal per triangle, spread over its three corners.
                     upload_with_room(GL_ARRAY_BUFFER, part.normals, nullptr, 0,
                                      part.vertex_capacity, sizeof(glm::vec3), stats);
                     send_corner_normals(part.normals, b.normals, 0, b.positions.size(), stats);
                 }
-                glEnableVertexAttribArray(1);
+                if (indexed && b.normals.empty())
+                    glDisableVertexAttribArray(1);
+                else
+                    glEnableVertexAttribArray(1);
                 part.index_capacity = indexed ? with_room(b.indices.size()) : 0;
                 if (indexed) {
                     upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),

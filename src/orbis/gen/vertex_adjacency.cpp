@@ -71,6 +71,30 @@ Vertex_adjacency edge_scan_adjacency(const Mesh& m) {
 
 } // namespace
 
+Vertex_adjacency renumbered_adjacency(const Mesh& m, const std::vector<std::uint32_t>& new_id,
+                                      std::uint32_t count) {
+    // The same two passes as edge_scan_adjacency, with the ends renamed as they are read.
+    Vertex_adjacency a;
+    a.first.assign(std::size_t{count} + 1, 0);
+    for (const Edge e : m.edges()) {
+        ++a.first[new_id[e.origin(m).index()]];
+        ++a.first[new_id[e.dest(m).index()]];
+    }
+    std::uint32_t total = 0;
+    for (std::uint32_t v = 0; v < count; ++v)
+        a.first[v] = total += a.first[v];
+    a.first[count] = total;
+    a.next.reserve(total);
+    advise_huge_pages(a.next);
+    a.next.resize(total);
+    for (const Edge e : m.edges()) {
+        const std::uint32_t o = new_id[e.origin(m).index()], d = new_id[e.dest(m).index()];
+        a.next[--a.first[o]] = d;
+        a.next[--a.first[d]] = o;
+    }
+    return a;
+}
+
 Vertex_adjacency vertex_adjacency(const Mesh& m, Neighbour_order order) {
     return order == Neighbour_order::ring ? ring_adjacency(m) : edge_scan_adjacency(m);
 }

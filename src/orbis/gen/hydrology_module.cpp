@@ -6,6 +6,7 @@
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/flow_routing.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/spatial_order.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
@@ -81,10 +82,15 @@ std::vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& rece
     std::vector<std::uint32_t> donors(count, 0);
     for (std::uint32_t v = 0; v < count; ++v)
         if (receiver[v] != v) ++donors[receiver[v]];
+    // `visit` jumps across the ids, so it reads a byte per vertex (an array that stays in the
+    // cache) rather than the counts.
+    std::vector<std::uint8_t> leaf(count);
+    for (std::uint32_t v = 0; v < count; ++v)
+        leaf[v] = donors[v] == 0;
     std::vector<std::uint32_t> order;
     order.reserve(count);
     for (const std::uint32_t v : visit)
-        if (donors[v] == 0) order.push_back(v);
+        if (leaf[v]) order.push_back(v);
     for (std::size_t i = 0; i < order.size(); ++i) {
         const std::uint32_t v = order[i], r = receiver[v];
         if (r != v && --donors[r] == 0) order.push_back(r);
@@ -390,12 +396,21 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         }
         // A world without an ocean: the last root collects everything; size its lake now
         // that the whole inflow is known.
-        for (const std::uint32_t v : visit)
-            if (receiver[v] == v && !ocean[v] && depression[v] == none) {
-                Lake& lake = lakes.emplace_back();
-                fill_endorheic(
-                    lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
-            }
+        const auto ends_dry = [&](std::uint32_t v) {
+            return receiver[v] == v && !ocean[v] && depression[v] == none;
+        };
+        // Rare (no ocean at all), so a scan in id order looks first; only then the walk in
+        // slot order that numbers the lakes.
+        bool any_dry_end = false;
+        for (std::uint32_t v = 0; v < count && !any_dry_end; ++v)
+            any_dry_end = ends_dry(v);
+        if (any_dry_end)
+            for (const std::uint32_t v : visit)
+                if (ends_dry(v)) {
+                    Lake& lake = lakes.emplace_back();
+                    fill_endorheic(
+                        lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
+                }
     }
     progress.report(name(), 0.6);
 
@@ -476,25 +491,33 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     // What the layers get per vertex, put back at the vertices' slots in one pass (scattered
     // writes, which do not stall as scattered reads do), so that the layers are then written
     // reading in slot order: the receiver's slot (`none` where no discharge leaves) and the
-    // discharge for the edges, the rest for the vertex layers.
-    struct Vertex_values {
+    // discharge for the edge pass, which reads them at scattered slots and so gets them alone,
+    // and the rest for the vertex layers. Dead slots stay unset and unread.
+    struct Downstream {
         std::uint32_t down;
-        float flow, runoff, level;
+        float flow;
+    };
+    struct Vertex_values {
+        float runoff, level;
         std::int32_t lake, basin;
         bool ocean;
     };
-    std::vector<Vertex_values> values(slots);
+    Scratch_vector<Downstream> downstream;
+    Scratch_vector<Vertex_values> values;
+    downstream.resize(slots);
+    values.resize(slots);
     parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t s = begin; s < end; ++s)
-            values[slot_of[s]] = {.down = ocean[s] ? none : slot_of[receiver[s]],
-                                  .flow = float(out_flow[s]),
-                                  .runoff = float(runoff[s]),
+        for (std::uint32_t s = begin; s < end; ++s) {
+            downstream[slot_of[s]] = {.down = ocean[s] ? none : slot_of[receiver[s]],
+                                      .flow = float(out_flow[s])};
+            values[slot_of[s]] = {.runoff = float(runoff[s]),
                                   .level = ocean[s]          ? 0.f
                                            : lake_of[s] >= 0 ? level[s]
                                                              : height[s],
                                   .lake = lake_of[s],
                                   .basin = basin[s] < 0 ? -1 : rank[std::size_t(basin[s])],
                                   .ocean = ocean[s] != 0};
+        }
     });
     {
         auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
@@ -510,8 +533,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                 if (!m.contains(e)) continue;
                 const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
                 const std::size_t i = 2 * std::size_t(q) - first;
-                out[i] = values[a].down == b ? values[a].flow : 0.f;
-                out[i + 1] = values[b].down == a ? values[b].flow : 0.f;
+                out[i] = downstream[a].down == b ? downstream[a].flow : 0.f;
+                out[i + 1] = downstream[b].down == a ? downstream[b].flow : 0.f;
             }
         });
         // Dead slots keep their values.

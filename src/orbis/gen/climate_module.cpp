@@ -4,6 +4,7 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
@@ -169,19 +170,20 @@ float recycling(float celsius, float rain) {
 constexpr std::uint32_t upwind_count = 3;
 
 // What the moisture sweep needs of one vertex, packed so that the sweep reads one record per
-// vertex in order.
+// vertex in order. No default values: the per-vertex pass sets every field, and leaving a
+// hundred megabytes unset saves filling them on one thread first.
 struct Cell {
-    std::array<std::uint32_t, upwind_count> upwind{}; // upwind vertices, by rank
-    std::array<float, upwind_count> weight{};         // their weights, summing to 1
-    float step_km = 1.f;                              // distance the air travels from them
+    std::array<std::uint32_t, upwind_count> upwind; // upwind vertices, by rank
+    std::array<float, upwind_count> weight;         // their weights, summing to 1
+    float step_km;                                  // distance the air travels from them
     // Per step, fixed by its length and so computed once rather than in every pass: on land
     // how much marine air remains, on the ocean how much of the ocean's pull is left undone;
     // the share of supersaturation that rains; the moisture that subsidence leaves.
-    float decay = 1.f, condensed = 0.f, undried = 1.f;
-    float base_temperature = 0.f; // °C without the continental anomaly
-    float anomaly = 0.f;          // continental anomaly (0 on the ocean)
-    float efficiency = 0.f;       // rain efficiency k
-    std::uint8_t flags = 0;       // ocean, coast
+    float decay, condensed, undried;
+    float base_temperature; // °C without the continental anomaly
+    float anomaly;          // continental anomaly (0 on the ocean)
+    float efficiency;       // rain efficiency k
+    std::uint8_t flags;     // ocean, coast
 };
 constexpr std::uint8_t ocean_flag = 1, coast_flag = 2;
 
@@ -330,9 +332,16 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
 
     // Everything local to a vertex, in sweep order: the prevailing wind bent where it runs up
     // high ground, the ascent it is forced into, and the upwind neighbours.
-    std::vector<glm::vec3> wind(n, glm::vec3(0));
-    std::vector<Cell> sweep(n);
-    std::vector<float> area(n, 0.f);
+    // Each array is written whole by the pass below before it is read, so none is initialised
+    // here: the two threads touch the pages first, instead of one thread filling a hundred
+    // megabytes of records that are then overwritten. (Huge pages for the records cut the page
+    // faults but raised the system time under load: the kernel compacts memory to find them.)
+    Scratch_vector<glm::vec3> wind;
+    Scratch_vector<Cell> sweep;
+    Scratch_vector<float> area;
+    wind.resize(n);
+    sweep.resize(n);
+    area.resize(n);
     const auto speed_peak = float(peak_speed);
     // Each vertex writes only its own wind, area and sweep record, so two threads split the
     // vertices without changing a bit of the result.
@@ -471,7 +480,11 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
     progress.report(name(), 0.6);
 
     // Initial state: the ocean's air in balance with the sea, dry continental air on land.
-    std::vector<float> flux(n), marine(n), temperature(n), rain(n, 0.f);
+    Scratch_vector<float> flux, marine, temperature, rain; // written before they are read
+    flux.resize(n);
+    marine.resize(n);
+    temperature.resize(n);
+    rain.resize(n);
     for (std::uint32_t r = 0; r < n; ++r) {
         const bool sea = sweep[r].flags & ocean_flag;
         marine[r] = sea ? 1.f : 0.f;

@@ -88,13 +88,21 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
     std::vector<std::uint8_t> closed(slots, 0);
     const auto live = [&](std::uint32_t s) { return g.first[s] != g.first[s + 1]; };
     // Outlets inside the outlet region (most of an ocean) are roots that nothing needs to leave
-    // through, so only those beside other vertices go on the heap.
-    for (std::uint32_t i = 0; i < seeds; ++i)
-        if (const std::uint32_t s = seed(i); live(s) && outlet[s]) {
-            t.filled[s] = std::max(t.filled[s], outlet_level);
-            closed[s] = 1;
+    // through, so only those beside other vertices go on the heap. Which is which is found in
+    // id order, reading the rows in sequence; the seeds then go in the order `visit` gives,
+    // which for a renumbered graph jumps across the rows.
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (live(s) && outlet[s]) {
             const auto row = g.neighbours(s);
-            if (std::all_of(row.begin(), row.end(), [&](std::uint32_t n) { return outlet[n]; }))
+            closed[s] =
+                std::all_of(row.begin(), row.end(), [&](std::uint32_t n) { return outlet[n] != 0; })
+                    ? 2
+                    : 1;
+        }
+    for (std::uint32_t i = 0; i < seeds; ++i)
+        if (const std::uint32_t s = seed(i); closed[s]) {
+            t.filled[s] = std::max(t.filled[s], outlet_level);
+            if (closed[s] == 2)
                 t.order.push_back(s);
             else
                 open.push(ordered_key(t.filled[s]), s);

@@ -336,6 +336,12 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
     // here: the two threads touch the pages first, instead of one thread filling a hundred
     // megabytes of records that are then overwritten. (Huge pages for the records cut the page
     // faults but raised the system time under load: the kernel compacts memory to find them.)
+    // The sweep's state, set to its initial values by the same pass.
+    Scratch_vector<float> flux, marine, temperature, rain; // written before they are read
+    flux.resize(n);
+    marine.resize(n);
+    temperature.resize(n);
+    rain.resize(n);
     Scratch_vector<glm::vec3> wind;
     Scratch_vector<Cell> sweep;
     Scratch_vector<float> area;
@@ -473,24 +479,17 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
             c.decay = std::exp(-c.step_km / (sea ? evaporation_km : marine_km));
             c.condensed = 1.f - std::exp(-c.step_km / condensation_km);
             c.undried = std::exp(-band.drying * c.step_km / rain_km);
+            // Initial state: the ocean's air in balance with the sea, dry continental air on
+            // land.
+            marine[v] = sea ? 1.f : 0.f;
+            temperature[v] = c.base_temperature + c.anomaly;
+            flux[v] = (sea ? ocean_humidity : 0.3f) * capacity(temperature[v]);
             if (part == 0 && (at & 0xFFFF) == 0)
                 progress.report(name(), 0.15 + 0.35 * double(2 * at) / double(n));
         }
     });
     progress.report(name(), 0.6);
 
-    // Initial state: the ocean's air in balance with the sea, dry continental air on land.
-    Scratch_vector<float> flux, marine, temperature, rain; // written before they are read
-    flux.resize(n);
-    marine.resize(n);
-    temperature.resize(n);
-    rain.resize(n);
-    for (std::uint32_t r = 0; r < n; ++r) {
-        const bool sea = sweep[r].flags & ocean_flag;
-        marine[r] = sea ? 1.f : 0.f;
-        temperature[r] = sweep[r].base_temperature + sweep[r].anomaly;
-        flux[r] = (sea ? ocean_humidity : 0.3f) * capacity(temperature[r]);
-    }
     const auto moderation = float(params.ocean_moderation);
     const auto scale = rain_scale * float(params.rainfall);
     constexpr int passes = 3;
@@ -535,13 +534,19 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
 
     float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
     double rain_area = 0, total_area = 0, land_rain_area = 0, land_area = 0;
+    // Back to slot order on two threads (each rank writes its own slot; dead slots stay 0);
+    // the sums stay in rank order on one.
     std::vector<float> temperature_at(slots, 0.f), rain_at(slots, 0.f);
     std::vector<glm::vec3> wind_at(slots, glm::vec3(0));
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t r = begin; r < end; ++r) {
+            const std::uint32_t i = order[r];
+            temperature_at[i] = temperature[r];
+            rain_at[i] = rain[r];
+            wind_at[i] = wind[r];
+        }
+    });
     for (std::uint32_t r = 0; r < n; ++r) {
-        const std::uint32_t i = order[r];
-        temperature_at[i] = temperature[r];
-        rain_at[i] = rain[r];
-        wind_at[i] = wind[r];
         lo = std::min(lo, temperature[r]);
         hi = std::max(hi, temperature[r]);
         const double a = area[r];
@@ -553,18 +558,16 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         }
     }
     {
-        // Whole chunks at a time: far cheaper than a copy-on-write check per value. Dead slots
-        // get zeros.
+        // Whole chunks at a time, on two threads: far cheaper than a copy-on-write check per
+        // value. Dead slots get zeros.
         auto [wind_out, temperature_out, precipitation_out] =
             world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
         const auto copy = [](auto& out, const auto& values) {
-            std::size_t first = 0;
-            for (std::size_t c = 0; first < values.size(); ++c) {
-                const auto span = out.chunk(c);
+            parallel_chunks(out, [&](std::size_t first, auto span) {
+                if (first >= values.size()) return;
                 std::copy_n(values.begin() + std::ptrdiff_t(first),
                             std::min(span.size(), values.size() - first), span.begin());
-                first += span.size();
-            }
+            });
         };
         copy(wind_out, wind_at);
         copy(temperature_out, temperature_at);

@@ -11,6 +11,7 @@
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/pipeline.hpp>
 #include <orbis/gen/refresh.hpp>
+#include <orbis/gen/spatial_order.hpp>
 #include <orbis/gen/vertex_adjacency.hpp>
 #include <orbis/gen/world_ocean.hpp>
 
@@ -106,6 +107,38 @@ void route_flow_alone(benchmark::State& state) {
     state.counters["vertices"] = double(base.mesh().vertex_count());
 }
 
+// The same flood on ids along a space-filling curve, as `hydrology` runs it (gen::spatial_order,
+// gen::renumbered_adjacency; the renumbering is built outside the timing): the same tree,
+// renamed, with neighbours near in memory.
+void route_flow_renumbered(benchmark::State& state) {
+    const World& base = world_through(state.range(0), "plate_boundaries");
+    const Mesh& m = base.mesh();
+    std::vector<std::uint8_t> live(m.vertex_slots(), 0);
+    std::vector<glm::vec3> where(m.vertex_slots(), glm::vec3(0));
+    std::vector<float> height_by_slot(m.vertex_slots(), 0.f);
+    const auto& elevation = *base.layer(elevation_layer);
+    const auto& position = *base.layer(position_layer);
+    for (const Vertex v : m.vertices()) {
+        live[v.index()] = 1;
+        where[v.index()] = position[v];
+        height_by_slot[v.index()] = elevation[v];
+    }
+    const Spatial_order o = spatial_order(where, live);
+    const auto count = std::uint32_t(o.slot_of.size());
+    std::vector<float> height(count);
+    for (std::uint32_t i = 0; i < count; ++i)
+        height[i] = height_by_slot[o.slot_of[i]];
+    const Vertex_adjacency g = renumbered_adjacency(m, o.id_of, count);
+    const std::vector<std::uint8_t> ocean = world_ocean(g, height, o.slot_of, 0.f, 0.002);
+    for (auto _ : state) {
+        const auto start = Clock::now();
+        const Flow_tree tree = route_flow(g, height, ocean, 0.f, o.in_slot_order);
+        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+        benchmark::DoNotOptimize(tree.order.data());
+    }
+    state.counters["vertices"] = double(count);
+}
+
 // Live water (issue 17): after a 200 km brush stroke that lowers the terrain, the stale water
 // and climate steps run again (gen::refresh_stale_steps, what the editor's Live_water runs off
 // the GUI thread). The stroke itself is not timed.
@@ -143,6 +176,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(climate)->Apply(sizes);
 BENCHMARK(hydrology)->Apply(sizes);
 BENCHMARK(route_flow_alone)->Apply(sizes);
+BENCHMARK(route_flow_renumbered)->Apply(sizes);
 BENCHMARK(biome)->Apply(sizes);
 BENCHMARK(erosion_iteration)->Apply(sizes);
 BENCHMARK(live_water_after_stroke)->Apply(sizes);

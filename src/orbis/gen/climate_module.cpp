@@ -4,6 +4,7 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
@@ -169,19 +170,20 @@ float recycling(float celsius, float rain) {
 constexpr std::uint32_t upwind_count = 3;
 
 // What the moisture sweep needs of one vertex, packed so that the sweep reads one record per
-// vertex in order.
+// vertex in order. No default values: the per-vertex pass sets every field, and leaving a
+// hundred megabytes unset saves filling them on one thread first.
 struct Cell {
-    std::array<std::uint32_t, upwind_count> upwind{}; // upwind vertices, by rank
-    std::array<float, upwind_count> weight{};         // their weights, summing to 1
-    float step_km = 1.f;                              // distance the air travels from them
+    std::array<std::uint32_t, upwind_count> upwind; // upwind vertices, by rank
+    std::array<float, upwind_count> weight;         // their weights, summing to 1
+    float step_km;                                  // distance the air travels from them
     // Per step, fixed by its length and so computed once rather than in every pass: on land
     // how much marine air remains, on the ocean how much of the ocean's pull is left undone;
     // the share of supersaturation that rains; the moisture that subsidence leaves.
-    float decay = 1.f, condensed = 0.f, undried = 1.f;
-    float base_temperature = 0.f; // °C without the continental anomaly
-    float anomaly = 0.f;          // continental anomaly (0 on the ocean)
-    float efficiency = 0.f;       // rain efficiency k
-    std::uint8_t flags = 0;       // ocean, coast
+    float decay, condensed, undried;
+    float base_temperature; // °C without the continental anomaly
+    float anomaly;          // continental anomaly (0 on the ocean)
+    float efficiency;       // rain efficiency k
+    std::uint8_t flags;     // ocean, coast
 };
 constexpr std::uint8_t ocean_flag = 1, coast_flag = 2;
 
@@ -250,9 +252,6 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         elevation[v.index()] = (*elevation_in)[v];
     }
     const auto n = std::uint32_t(live.size());
-    const Vertex_adjacency g = vertex_adjacency(m, Neighbour_order::edge_scan);
-    const std::vector<std::uint8_t> ocean = world_ocean(g, elevation);
-    progress.report(name(), 0.15);
 
     const double peak_speed = params.wind_speed;
     const double lapse = params.lapse_rate / 1000.0;
@@ -312,13 +311,43 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         }
     }
 
-    // Everything local to a vertex, in slot order (neighbouring slots are mostly neighbouring
-    // vertices, so this reads memory nearly in order), stored at the vertex's place in the
-    // sweep: the prevailing wind bent where it runs up high ground, the ascent it is forced
-    // into, and the upwind neighbours (by rank).
-    std::vector<glm::vec3> wind(slots, glm::vec3(0));
-    std::vector<Cell> sweep(n);
-    std::vector<float> area(slots, 0.f);
+    // From here on every vertex goes by its rank in the sweep: the sweep order runs along
+    // latitude bands, so a vertex's neighbours sit a few ranks away and their values share
+    // cache lines, where the refined mesh's slots scatter them over the whole array (reading
+    // the neighbours in slot order missed the cache on most reads, two thirds of the module's
+    // time). The rows keep the edge-scan order, so every sum below adds in the same order.
+    {
+        std::vector<glm::vec3> by_slot = std::move(pos);
+        std::vector<float> elevation_by_slot = std::move(elevation);
+        pos.resize(n);
+        elevation.resize(n);
+        for (std::uint32_t r = 0; r < n; ++r) {
+            pos[r] = by_slot[order[r]];
+            elevation[r] = elevation_by_slot[order[r]];
+        }
+    }
+    const Vertex_adjacency g = renumbered_adjacency(m, rank, n);
+    const std::vector<std::uint8_t> ocean = world_ocean(g, elevation, order, 0.f, 0.002);
+    progress.report(name(), 0.15);
+
+    // Everything local to a vertex, in sweep order: the prevailing wind bent where it runs up
+    // high ground, the ascent it is forced into, and the upwind neighbours.
+    // Each array is written whole by the pass below before it is read, so none is initialised
+    // here: the two threads touch the pages first, instead of one thread filling a hundred
+    // megabytes of records that are then overwritten. (Huge pages for the records cut the page
+    // faults but raised the system time under load: the kernel compacts memory to find them.)
+    // The sweep's state, set to its initial values by the same pass.
+    Scratch_vector<float> flux, marine, temperature, rain; // written before they are read
+    flux.resize(n);
+    marine.resize(n);
+    temperature.resize(n);
+    rain.resize(n);
+    Scratch_vector<glm::vec3> wind;
+    Scratch_vector<Cell> sweep;
+    Scratch_vector<float> area;
+    wind.resize(n);
+    sweep.resize(n);
+    area.resize(n);
     const auto speed_peak = float(peak_speed);
     // Each vertex writes only its own wind, area and sweep record, so two threads split the
     // vertices without changing a bit of the result.
@@ -326,7 +355,7 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         std::vector<float> inverse_length; // of `edge`
         std::vector<glm::vec3> edge;       // the current vertex's edges to its neighbours, km
         for (std::uint32_t at = begin; at < end; ++at) {
-            const std::uint32_t v = live[at];
+            const std::uint32_t v = at;
             const glm::vec3 p = pos[v];
             const glm::vec3 up = glm::normalize(p);
             const float s = up.y;
@@ -387,7 +416,7 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
             if (!sea) w *= 0.8f; // friction over land
             wind[v] = w;
 
-            Cell& c = sweep[rank[v]];
+            Cell& c = sweep[v];
             const double sea_level = equator - drop * double(band.cooling);
             // Land below sea level warms by the lapse rate too (the Dead Sea), but a basin much
             // deeper than that would hold a lake whose surface stands higher.
@@ -425,7 +454,7 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
                     }
                     best_weight[j] = weight;
                     best_back[j] = back;
-                    c.upwind[j] = rank[row[i]];
+                    c.upwind[j] = row[i];
                     found = std::min(found + 1, upwind_count);
                 }
             }
@@ -433,7 +462,7 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
                 for (std::size_t i = 0; i < row.size() && found < upwind_count; ++i) {
                     best_weight[found] = 1;
                     best_back[found] = glm::length(edge[i]);
-                    c.upwind[found] = rank[row[i]];
+                    c.upwind[found] = row[i];
                     ++found;
                 }
             }
@@ -443,27 +472,24 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
                 distance += best_weight[j] * best_back[j];
             }
             for (std::uint32_t j = 0; j < upwind_count; ++j) {
-                if (j >= found) c.upwind[j] = rank[v]; // weight 0
+                if (j >= found) c.upwind[j] = v; // weight 0
                 c.weight[j] = j < found ? best_weight[j] / total : 0.f;
             }
             c.step_km = found ? std::max(distance / total, 1e-3f * edge_km) : edge_km;
             c.decay = std::exp(-c.step_km / (sea ? evaporation_km : marine_km));
             c.condensed = 1.f - std::exp(-c.step_km / condensation_km);
             c.undried = std::exp(-band.drying * c.step_km / rain_km);
+            // Initial state: the ocean's air in balance with the sea, dry continental air on
+            // land.
+            marine[v] = sea ? 1.f : 0.f;
+            temperature[v] = c.base_temperature + c.anomaly;
+            flux[v] = (sea ? ocean_humidity : 0.3f) * capacity(temperature[v]);
             if (part == 0 && (at & 0xFFFF) == 0)
                 progress.report(name(), 0.15 + 0.35 * double(2 * at) / double(n));
         }
     });
     progress.report(name(), 0.6);
 
-    // Initial state: the ocean's air in balance with the sea, dry continental air on land.
-    std::vector<float> flux(n), marine(n), temperature(n), rain(n, 0.f);
-    for (std::uint32_t r = 0; r < n; ++r) {
-        const bool sea = sweep[r].flags & ocean_flag;
-        marine[r] = sea ? 1.f : 0.f;
-        temperature[r] = sweep[r].base_temperature + sweep[r].anomaly;
-        flux[r] = (sea ? ocean_humidity : 0.3f) * capacity(temperature[r]);
-    }
     const auto moderation = float(params.ocean_moderation);
     const auto scale = rain_scale * float(params.rainfall);
     constexpr int passes = 3;
@@ -508,14 +534,22 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
 
     float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
     double rain_area = 0, total_area = 0, land_rain_area = 0, land_area = 0;
+    // Back to slot order on two threads (each rank writes its own slot; dead slots stay 0);
+    // the sums stay in rank order on one.
     std::vector<float> temperature_at(slots, 0.f), rain_at(slots, 0.f);
+    std::vector<glm::vec3> wind_at(slots, glm::vec3(0));
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t r = begin; r < end; ++r) {
+            const std::uint32_t i = order[r];
+            temperature_at[i] = temperature[r];
+            rain_at[i] = rain[r];
+            wind_at[i] = wind[r];
+        }
+    });
     for (std::uint32_t r = 0; r < n; ++r) {
-        const std::uint32_t i = order[r];
-        temperature_at[i] = temperature[r];
-        rain_at[i] = rain[r];
         lo = std::min(lo, temperature[r]);
         hi = std::max(hi, temperature[r]);
-        const double a = area[i];
+        const double a = area[r];
         rain_area += a * rain[r];
         total_area += a;
         if (!(sweep[r].flags & ocean_flag)) {
@@ -524,20 +558,18 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         }
     }
     {
-        // Whole chunks at a time: far cheaper than a copy-on-write check per value. Dead slots
-        // get zeros.
+        // Whole chunks at a time, on two threads: far cheaper than a copy-on-write check per
+        // value. Dead slots get zeros.
         auto [wind_out, temperature_out, precipitation_out] =
             world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
         const auto copy = [](auto& out, const auto& values) {
-            std::size_t first = 0;
-            for (std::size_t c = 0; first < values.size(); ++c) {
-                const auto span = out.chunk(c);
+            parallel_chunks(out, [&](std::size_t first, auto span) {
+                if (first >= values.size()) return;
                 std::copy_n(values.begin() + std::ptrdiff_t(first),
                             std::min(span.size(), values.size() - first), span.begin());
-                first += span.size();
-            }
+            });
         };
-        copy(wind_out, wind);
+        copy(wind_out, wind_at);
         copy(temperature_out, temperature_at);
         copy(precipitation_out, rain_at);
     }

@@ -65,11 +65,14 @@ private:
     std::size_t size_ = 0;
 };
 
-} // namespace
-
-Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
-                     const std::vector<std::uint8_t>& outlet, float outlet_level) {
+// Both overloads: `visit` is null for the slot numbering, where the seeds are met in slot
+// order.
+Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                        const std::vector<std::uint8_t>& outlet, float outlet_level,
+                        const std::vector<std::uint32_t>* visit) {
     const std::uint32_t slots = g.slots();
+    const auto seeds = visit ? std::uint32_t(visit->size()) : slots;
+    const auto seed = [&](std::uint32_t i) { return visit ? (*visit)[i] : i; };
     Flow_tree t;
     t.filled.assign(elevation.begin(), elevation.begin() + slots);
     t.receiver.resize(slots);
@@ -85,21 +88,31 @@ Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevat
     std::vector<std::uint8_t> closed(slots, 0);
     const auto live = [&](std::uint32_t s) { return g.first[s] != g.first[s + 1]; };
     // Outlets inside the outlet region (most of an ocean) are roots that nothing needs to leave
-    // through, so only those beside other vertices go on the heap.
+    // through, so only those beside other vertices go on the heap. Which is which is found in
+    // id order, reading the rows in sequence; the seeds then go in the order `visit` gives,
+    // which for a renumbered graph jumps across the rows.
     for (std::uint32_t s = 0; s < slots; ++s)
         if (live(s) && outlet[s]) {
-            t.filled[s] = std::max(t.filled[s], outlet_level);
-            closed[s] = 1;
             const auto row = g.neighbours(s);
-            if (std::all_of(row.begin(), row.end(), [&](std::uint32_t n) { return outlet[n]; }))
+            closed[s] =
+                std::all_of(row.begin(), row.end(), [&](std::uint32_t n) { return outlet[n] != 0; })
+                    ? 2
+                    : 1;
+        }
+    for (std::uint32_t i = 0; i < seeds; ++i)
+        if (const std::uint32_t s = seed(i); closed[s]) {
+            t.filled[s] = std::max(t.filled[s], outlet_level);
+            if (closed[s] == 2)
                 t.order.push_back(s);
             else
                 open.push(ordered_key(t.filled[s]), s);
         }
     if (open.empty()) {
         std::uint32_t lowest = slots;
-        for (std::uint32_t s = 0; s < slots; ++s)
-            if (live(s) && (lowest == slots || elevation[s] < elevation[lowest])) lowest = s;
+        for (std::uint32_t i = 0; i < seeds; ++i)
+            if (const std::uint32_t s = seed(i);
+                live(s) && (lowest == slots || elevation[s] < elevation[lowest]))
+                lowest = s;
         if (lowest == slots) return t;
         closed[lowest] = 1;
         open.push(ordered_key(t.filled[lowest]), lowest);
@@ -127,6 +140,19 @@ Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevat
         }
     }
     return t;
+}
+
+} // namespace
+
+Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                     const std::vector<std::uint8_t>& outlet, float outlet_level) {
+    return route_flow_in(g, elevation, outlet, outlet_level, nullptr);
+}
+
+Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                     const std::vector<std::uint8_t>& outlet, float outlet_level,
+                     const std::vector<std::uint32_t>& visit) {
+    return route_flow_in(g, elevation, outlet, outlet_level, &visit);
 }
 
 } // namespace orbis::gen

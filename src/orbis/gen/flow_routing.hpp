@@ -33,4 +33,12 @@ struct Flow_tree {
 Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
                      const std::vector<std::uint8_t>& outlet, float outlet_level = 0.f);
 
+/// route_flow on a renumbered graph (see renumbered_adjacency and spatial_order): `visit`
+/// lists the ids in the order of their original slots, which is the order in which route_flow
+/// on the original numbering meets them when it seeds the flood. The tree is then the same
+/// tree, renamed. Precondition: every id of `g` is live and appears once in `visit`.
+Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                     const std::vector<std::uint8_t>& outlet, float outlet_level,
+                     const std::vector<std::uint32_t>& visit);
+
 } // namespace orbis::gen

@@ -6,6 +6,8 @@
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/flow_routing.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
+#include "orbis/gen/spatial_order.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
 #include <glm/geometric.hpp>
@@ -17,6 +19,7 @@
 #include <queue>
 #include <span>
 #include <stdexcept>
+#include <tuple>
 
 namespace orbis::gen {
 
@@ -70,17 +73,24 @@ void for_each_chunk(Lock& out, Fill&& fill) {
 }
 
 // Upstream-first order of the forest given by `receiver` (roots point to themselves): every
-// vertex comes before its receiver. Kahn's algorithm over donor counts; O(slots).
+// vertex comes before its receiver. Kahn's algorithm over donor counts, starting from the
+// leaves in the order of `visit` (the ids in original slot order, on which the order of the
+// sums downstream depends); O(vertices).
 std::vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& receiver,
-                                          const std::vector<std::uint8_t>& live) {
-    const auto slots = std::uint32_t(receiver.size());
-    std::vector<std::uint32_t> donors(slots, 0);
-    for (std::uint32_t v = 0; v < slots; ++v)
-        if (live[v] && receiver[v] != v) ++donors[receiver[v]];
+                                          const std::vector<std::uint32_t>& visit) {
+    const auto count = std::uint32_t(receiver.size());
+    std::vector<std::uint32_t> donors(count, 0);
+    for (std::uint32_t v = 0; v < count; ++v)
+        if (receiver[v] != v) ++donors[receiver[v]];
+    // `visit` jumps across the ids, so it reads a byte per vertex (an array that stays in the
+    // cache) rather than the counts.
+    std::vector<std::uint8_t> leaf(count);
+    for (std::uint32_t v = 0; v < count; ++v)
+        leaf[v] = donors[v] == 0;
     std::vector<std::uint32_t> order;
-    order.reserve(slots);
-    for (std::uint32_t v = 0; v < slots; ++v)
-        if (live[v] && donors[v] == 0) order.push_back(v);
+    order.reserve(count);
+    for (const std::uint32_t v : visit)
+        if (leaf[v]) order.push_back(v);
     for (std::size_t i = 0; i < order.size(); ++i) {
         const std::uint32_t v = order[i], r = receiver[v];
         if (r != v && --donors[r] == 0) order.push_back(r);
@@ -146,12 +156,14 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     const Mesh& m = world.mesh();
     if (m.vertex_count() == 0) throw std::runtime_error("module 'hydrology' needs vertices");
 
-    // Edge-scan order is three times cheaper to build; nothing here depends on the order.
-    const Vertex_adjacency g = vertex_adjacency(m, Neighbour_order::edge_scan);
-    const std::uint32_t slots = g.slots();
+    const std::uint32_t slots = m.vertex_slots();
     std::vector<std::uint8_t> live(slots, 0);
-    std::vector<float> height(slots, 0.f);
     std::vector<glm::vec3> where(slots, glm::vec3(0));
+    // The other inputs of a slot side by side, so that renumbering reads one record per vertex.
+    struct Slot_input {
+        float height = 0, rain = 0, warmth = 0;
+    };
+    std::vector<Slot_input> input(slots);
     // Per slot on two threads; each part keeps its own first bad slot, so the error reported
     // does not depend on the split.
     std::uint32_t part_bad[2] = {none, none};
@@ -160,20 +172,50 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             const Vertex v{s};
             if (!m.contains(v)) continue;
             live[s] = 1;
-            height[s] = (*elevation)[v];
+            const float h = (*elevation)[v];
+            input[s] = {h, precipitation ? (*precipitation)[v] : 0.f,
+                        temperature ? (*temperature)[v] : 0.f};
             where[s] = (*position)[v];
-            if (!std::isfinite(height[s]) && part_bad[part] == none) part_bad[part] = s;
+            if (!std::isfinite(h) && part_bad[part] == none) part_bad[part] = s;
         }
     });
     if (const std::uint32_t bad = std::min(part_bad[0], part_bad[1]); bad != none)
         throw std::runtime_error("module 'hydrology': elevation of v" + std::to_string(bad) +
                                  " is not a number");
-    const std::vector<std::uint8_t> ocean = world_ocean(g, height, 0.f, params.ocean_min_fraction);
+    // From here on the vertices go by ids along a space-filling curve: the flood, the lakes'
+    // searches and the walks along the flow tree then read neighbours that sit near in memory,
+    // where the refined mesh's slots scatter them (most reads missed the cache). The rows keep
+    // the edge-scan order and every loop whose result depends on the order of the slots runs
+    // over `visit`, so the world comes out byte for byte as computed in slot order.
+    const Spatial_order numbering = spatial_order(where, live);
+    const std::vector<std::uint32_t>& slot_of = numbering.slot_of;
+    const std::vector<std::uint32_t>& id_of = numbering.id_of;
+    const std::vector<std::uint32_t>& visit = numbering.in_slot_order;
+    const auto count = std::uint32_t(slot_of.size());
+    std::vector<float> height(count), rain(count), warmth(count);
+    {
+        const std::vector<glm::vec3> where_by_slot = std::move(where);
+        where.resize(count);
+        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                const std::uint32_t s = slot_of[i];
+                where[i] = where_by_slot[s];
+                height[i] = input[s].height;
+                rain[i] = input[s].rain;
+                warmth[i] = input[s].warmth;
+            }
+        });
+        input = {};
+    }
+    // Edge-scan order is three times cheaper to build than ring order.
+    const Vertex_adjacency g = renumbered_adjacency(m, id_of, count);
+    const std::vector<std::uint8_t> ocean =
+        world_ocean(g, height, slot_of, 0.f, params.ocean_min_fraction);
     // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each, which
     // is exact for the hexagonal cells of an even mesh and close on any Delaunay mesh. Reading
     // the adjacency rows in order costs far less than walking the faces' quad-edge records.
-    std::vector<double> area_km2(slots, 0.0);
-    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+    std::vector<double> area_km2(count, 0.0);
+    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
         for (std::uint32_t s = begin; s < end; ++s) {
             if (ocean[s]) continue; // the ocean's cells carry no runoff
             double sum = 0;
@@ -188,16 +230,14 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
 
     // Local water balance per cell (m³/s): what runs off land, and what a lake over the cell
     // would evaporate on top of what the land there already does.
-    std::vector<double> runoff(slots, 0.0), lake_loss(slots, 0.0);
-    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+    std::vector<double> runoff(count, 0.0), lake_loss(count, 0.0);
+    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
         for (std::uint32_t s = begin; s < end; ++s) {
-            if (!live[s] || ocean[s]) continue;
-            const Vertex v{s};
-            const double p =
-                precipitation ? std::max(0.0, double((*precipitation)[v])) : params.rainfall;
+            if (ocean[s]) continue;
+            const double p = precipitation ? std::max(0.0, double(rain[s])) : params.rainfall;
             const double pet =
                 params.evaporation *
-                potential_evaporation(temperature ? double((*temperature)[v]) : params.temperature);
+                potential_evaporation(temperature ? double(warmth[s]) : params.temperature);
             const double aet = land_evaporation(p, pet);
             const double to_flux = area_km2[s] * 1e6 * 1e-3 / seconds_per_year;
             runoff[s] = (p - aet) * to_flux;
@@ -206,21 +246,21 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     });
     // Summed in slot order, as a single thread would.
     double total_runoff = 0;
-    for (std::uint32_t s = 0; s < slots; ++s)
-        if (live[s] && !ocean[s]) total_runoff += runoff[s];
-    Flow_tree tree = route_flow(g, height, ocean, 0.f);
+    for (const std::uint32_t s : visit)
+        if (!ocean[s]) total_runoff += runoff[s];
+    Flow_tree tree = route_flow(g, height, ocean, 0.f, visit);
     std::vector<std::uint32_t>& receiver = tree.receiver;
     progress.report(name(), 0.3);
 
     // Depressions: flooded vertices (filled above the ground) joined while they share a level.
     // The first vertex of one that the flood reached is where its water leaves.
-    std::vector<std::uint32_t> depression(slots, none);
+    std::vector<std::uint32_t> depression(count, none);
     std::vector<Lake> lakes;
     {
         // Which vertices are flooded, found in slot order (sequential reads) so that the walk
         // in flood order below reads one byte per vertex instead of three scattered values.
-        std::vector<std::uint8_t> flooded(slots, 0);
-        parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        std::vector<std::uint8_t> flooded(count, 0);
+        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
             for (std::uint32_t s = begin; s < end; ++s)
                 flooded[s] = !ocean[s] && tree.filled[s] > height[s];
         });
@@ -248,11 +288,11 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
 
     // Pass 1, from the headwaters down: each depression's inflow decides whether it fills to
     // its spill point (and passes the rest on) or holds an endorheic lake that evaporates all.
-    std::vector<double> evaporation(slots, 0.0);
-    std::vector<std::uint8_t> sink(slots, 0); // endorheic: keeps every drop that arrives
-    std::vector<std::int32_t> lake_of(slots, -1);
-    std::vector<float> level(slots, 0.f);
-    std::vector<std::uint8_t> reached_mark(slots, 0);
+    std::vector<double> evaporation(count, 0.0);
+    std::vector<std::uint8_t> sink(count, 0); // endorheic: keeps every drop that arrives
+    std::vector<std::int32_t> lake_of(count, -1);
+    std::vector<float> level(count, 0.f);
+    std::vector<std::uint8_t> reached_mark(count, 0);
     // Fills the basin around `bottom` from its lowest point until the lake evaporates `inflow`
     // (and takes in every vertex below the level reached, so no dry hollow sits beside the
     // flat water). With `reroute_all`, every vertex reachable where `allowed` then drains
@@ -261,17 +301,19 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     const auto fill_endorheic = [&](Lake& lake, std::uint32_t bottom, double inflow,
                                     const std::function<bool(std::uint32_t)>& allowed,
                                     bool reroute_all) {
-        using Entry = std::pair<float, std::uint32_t>;
+        // Equal heights leave in order of their original slots, as they did when the ids
+        // were the slots; the id rides along.
+        using Entry = std::tuple<float, std::uint32_t, std::uint32_t>;
         std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
         std::vector<std::uint32_t> reached{bottom}, lake_vertices;
         std::vector<std::uint32_t> parent{bottom};
         reached_mark[bottom] = 1;
-        open.emplace(height[bottom], bottom);
+        open.emplace(height[bottom], slot_of[bottom], bottom);
         double loss = 0, top = height[bottom];
         bool full = false;
         bool closed = false; // the lake is complete: later vertices only drain into it
         while (!open.empty()) {
-            const auto [h, c] = open.top();
+            const auto [h, slot, c] = open.top();
             if (full && h > top) {
                 if (!reroute_all) break;
                 closed = true;
@@ -288,7 +330,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                     reached_mark[n] = 1;
                     reached.push_back(n);
                     parent.push_back(c);
-                    open.emplace(height[n], n);
+                    open.emplace(height[n], slot_of[n], n);
                 }
         }
         for (const std::uint32_t s : reached)
@@ -313,10 +355,10 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         lake.inflow = inflow;
         lake.evaporation = inflow;
     };
-    std::vector<std::uint8_t> depression_mark(slots, 0);
+    std::vector<std::uint8_t> depression_mark(count, 0);
     std::vector<double> acc(runoff);
     {
-        const std::vector<std::uint32_t> order = upstream_first(receiver, live);
+        const std::vector<std::uint32_t> order = upstream_first(receiver, visit);
         for (const std::uint32_t v : order) {
             const std::uint32_t r = receiver[v];
             double out = acc[v];
@@ -354,23 +396,32 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         }
         // A world without an ocean: the last root collects everything; size its lake now
         // that the whole inflow is known.
-        for (std::uint32_t v = 0; v < slots; ++v)
-            if (live[v] && receiver[v] == v && !ocean[v] && depression[v] == none) {
-                Lake& lake = lakes.emplace_back();
-                fill_endorheic(
-                    lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
-            }
+        const auto ends_dry = [&](std::uint32_t v) {
+            return receiver[v] == v && !ocean[v] && depression[v] == none;
+        };
+        // Rare (no ocean at all), so a scan in id order looks first; only then the walk in
+        // slot order that numbers the lakes.
+        bool any_dry_end = false;
+        for (std::uint32_t v = 0; v < count && !any_dry_end; ++v)
+            any_dry_end = ends_dry(v);
+        if (any_dry_end)
+            for (const std::uint32_t v : visit)
+                if (ends_dry(v)) {
+                    Lake& lake = lakes.emplace_back();
+                    fill_endorheic(
+                        lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
+                }
     }
     progress.report(name(), 0.6);
 
     // Pass 2 on the final tree: discharge out of every vertex.
-    std::vector<double> out_flow(slots, 0.0);
+    std::vector<double> out_flow(count, 0.0);
     std::fill(acc.begin(), acc.end(), 0.0);
-    for (std::uint32_t s = 0; s < slots; ++s)
+    for (std::uint32_t s = 0; s < count; ++s)
         acc[s] = runoff[s];
     for (const Lake& lake : lakes)
         if (!lake.endorheic) evaporation[lake.outlet] = lake.evaporation;
-    const std::vector<std::uint32_t> order = upstream_first(receiver, live);
+    const std::vector<std::uint32_t> order = upstream_first(receiver, visit);
     double ocean_inflow = 0, sink_evaporation = 0, max_discharge = 0;
     for (const std::uint32_t v : order) {
         if (ocean[v]) continue;
@@ -408,7 +459,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
 
     // Basins: one per river mouth (a land vertex draining into the ocean) or endorheic sink,
     // numbered by area, largest first.
-    std::vector<std::int32_t> basin(slots, -1);
+    std::vector<std::int32_t> basin(count, -1);
     std::vector<double> basin_area;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
         const std::uint32_t v = *it;
@@ -435,8 +486,39 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     progress.report(name(), 0.8);
 
     std::size_t ocean_count = 0;
-    for (std::uint32_t s = 0; s < slots; ++s)
-        ocean_count += live[s] && ocean[s];
+    for (std::uint32_t s = 0; s < count; ++s)
+        ocean_count += ocean[s];
+    // What the layers get per vertex, put back at the vertices' slots in one pass (scattered
+    // writes, which do not stall as scattered reads do), so that the layers are then written
+    // reading in slot order: the receiver's slot (`none` where no discharge leaves) and the
+    // discharge for the edge pass, which reads them at scattered slots and so gets them alone,
+    // and the rest for the vertex layers. Dead slots stay unset and unread.
+    struct Downstream {
+        std::uint32_t down;
+        float flow;
+    };
+    struct Vertex_values {
+        float runoff, level;
+        std::int32_t lake, basin;
+        bool ocean;
+    };
+    Scratch_vector<Downstream> downstream;
+    Scratch_vector<Vertex_values> values;
+    downstream.resize(slots);
+    values.resize(slots);
+    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            downstream[slot_of[s]] = {.down = ocean[s] ? none : slot_of[receiver[s]],
+                                      .flow = float(out_flow[s])};
+            values[slot_of[s]] = {.runoff = float(runoff[s]),
+                                  .level = ocean[s]          ? 0.f
+                                           : lake_of[s] >= 0 ? level[s]
+                                                             : height[s],
+                                  .lake = lake_of[s],
+                                  .basin = basin[s] < 0 ? -1 : rank[std::size_t(basin[s])],
+                                  .ocean = ocean[s] != 0};
+        }
+    });
     {
         auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
             world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
@@ -451,8 +533,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                 if (!m.contains(e)) continue;
                 const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
                 const std::size_t i = 2 * std::size_t(q) - first;
-                out[i] = receiver[a] == b && !ocean[a] ? float(out_flow[a]) : 0.f;
-                out[i + 1] = receiver[b] == a && !ocean[b] ? float(out_flow[b]) : 0.f;
+                out[i] = downstream[a].down == b ? downstream[a].flow : 0.f;
+                out[i + 1] = downstream[b].down == a ? downstream[b].flow : 0.f;
             }
         });
         // Dead slots keep their values.
@@ -460,19 +542,15 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             for_each_chunk(lock, [&](std::size_t first, auto out) {
                 for (std::size_t i = 0; i < out.size(); ++i) {
                     const auto s = std::uint32_t(first + i);
-                    if (live[s]) out[i] = value_of(s);
+                    if (live[s]) out[i] = value_of(values[s]);
                 }
             });
         };
-        per_vertex(ocean_out, [&](std::uint32_t s) { return ocean[s] != 0; });
-        per_vertex(lake_out, [&](std::uint32_t s) { return lake_of[s]; });
-        per_vertex(level_out, [&](std::uint32_t s) {
-            return ocean[s] ? 0.f : lake_of[s] >= 0 ? level[s] : height[s];
-        });
-        per_vertex(basin_out, [&](std::uint32_t s) {
-            return basin[s] < 0 ? -1 : rank[std::size_t(basin[s])];
-        });
-        per_vertex(runoff_out, [&](std::uint32_t s) { return float(runoff[s]); });
+        per_vertex(ocean_out, [](const Vertex_values& v) { return v.ocean; });
+        per_vertex(lake_out, [](const Vertex_values& v) { return v.lake; });
+        per_vertex(level_out, [](const Vertex_values& v) { return v.level; });
+        per_vertex(basin_out, [](const Vertex_values& v) { return v.basin; });
+        per_vertex(runoff_out, [](const Vertex_values& v) { return v.runoff; });
     }
     {
         auto dict = world.lock_layer(hydrology_dict_name);
@@ -484,7 +562,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             lake_area.emplace_back(lake.area * 1e-6);
             lake_inflow.emplace_back(lake.inflow);
             lake_evaporation.emplace_back(lake.evaporation);
-            lake_outlet.emplace_back(lake.endorheic ? std::int64_t(-1) : std::int64_t(lake.outlet));
+            lake_outlet.emplace_back(lake.endorheic ? std::int64_t(-1)
+                                                    : std::int64_t(slot_of[lake.outlet]));
             lake_endorheic.emplace_back(lake.endorheic);
             endorheic += lake.endorheic;
         }

@@ -46,4 +46,14 @@ struct Vertex_adjacency {
 /// sequentially. The result is a copy: it goes stale when the mesh is edited.
 Vertex_adjacency vertex_adjacency(const Mesh& m, Neighbour_order order = Neighbour_order::ring);
 
+/// The edge_scan adjacency of `m` with every live vertex slot s renamed new_id[s]: row
+/// new_id[s] holds new_id of the neighbours of s, in the same order as
+/// vertex_adjacency(m, Neighbour_order::edge_scan) gives them, so results that depend on the
+/// row order do not change. Lets a module renumber the vertices into a spatial order (whose
+/// neighbours sit near in memory) without building the slot-order rows first.
+/// Precondition: new_id has one entry per vertex slot and maps the live slots one-to-one onto
+/// [0, count). Cost: as the edge_scan order, plus a scattered read of new_id per edge end.
+Vertex_adjacency renumbered_adjacency(const Mesh& m, const std::vector<std::uint32_t>& new_id,
+                                      std::uint32_t count);
+
 } // namespace orbis::gen

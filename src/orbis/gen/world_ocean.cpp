@@ -1,11 +1,16 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/world_ocean.hpp"
 
+#include <algorithm>
+
 namespace orbis::gen {
 
-std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
-                                      const std::vector<float>& elevation, float sea_level,
-                                      double min_fraction) {
+namespace {
+
+// Both overloads: `slot_of` is null when the graph is in slot order.
+std::vector<std::uint8_t> ocean_of(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                                   const std::uint32_t* slot_of, float sea_level,
+                                   double min_fraction) {
     const std::uint32_t slots = g.slots();
     // Union-find over the adjacency rows in slot order rather than a search from each body's
     // first vertex: the rows are read sequentially, and neighbours mostly lie near in slot
@@ -49,11 +54,26 @@ std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
             parent[s] = parent[parent[s]]; // roots come first, so this is the root
             ++size[parent[s]];
         }
-    for (std::uint32_t s = 0; s < slots; ++s)
-        if (size[s] > best_size) {
-            best_size = size[s];
-            best = s;
-        }
+    if (!slot_of) {
+        for (std::uint32_t s = 0; s < slots; ++s)
+            if (size[s] > best_size) {
+                best_size = size[s];
+                best = s;
+            }
+    } else {
+        // Renumbered: ties go to the body holding the smaller original slot, which is the
+        // body the slot-order scan above meets first.
+        std::vector<std::uint32_t> lowest_slot(slots, none);
+        for (std::uint32_t s = 0; s < slots; ++s)
+            if (parent[s] != none)
+                lowest_slot[parent[s]] = std::min(lowest_slot[parent[s]], slot_of[s]);
+        for (std::uint32_t s = 0; s < slots; ++s)
+            if (size[s] > best_size ||
+                (size[s] == best_size && size[s] > 0 && lowest_slot[s] < lowest_slot[best])) {
+                best_size = size[s];
+                best = s;
+            }
+    }
     std::vector<std::uint8_t> ocean(slots, 0);
     if (best == none) return ocean;
     for (std::uint32_t s = 0; s < slots; ++s) {
@@ -62,6 +82,21 @@ std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
         ocean[s] = root == best || double(size[root]) >= min_fraction * double(live);
     }
     return ocean;
+}
+
+} // namespace
+
+std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
+                                      const std::vector<float>& elevation, float sea_level,
+                                      double min_fraction) {
+    return ocean_of(g, elevation, nullptr, sea_level, min_fraction);
+}
+
+std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
+                                      const std::vector<float>& elevation,
+                                      const std::vector<std::uint32_t>& slot_of, float sea_level,
+                                      double min_fraction) {
+    return ocean_of(g, elevation, slot_of.data(), sea_level, min_fraction);
 }
 
 } // namespace orbis::gen

@@ -25,4 +25,14 @@ std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
                                       const std::vector<float>& elevation, float sea_level = 0.f,
                                       double min_fraction = 0.002);
 
+/// world_ocean on a renumbered graph (see renumbered_adjacency): `g` and `elevation` are indexed
+/// by new ids, and slot_of[i] is the original slot of new id i. Gives, per new id, exactly what
+/// world_ocean on the original numbering gives per slot: between two largest bodies of equal
+/// size, the one holding the smaller original slot wins, as there.
+/// Precondition: every id of `g` is live. Cost: O(vertices + edges).
+std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
+                                      const std::vector<float>& elevation,
+                                      const std::vector<std::uint32_t>& slot_of, float sea_level,
+                                      double min_fraction);
+
 } // namespace orbis::gen

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// The renumbering that climate and hydrology work in: a spatial order that is one-to-one, and
+// the renumbered adjacency, world ocean and flow tree, which must be exactly the slot-order
+// results renamed (the modules' worlds stay byte-identical only if they are).
+#include <orbis/core/world.hpp>
+#include <orbis/gen/elevation_module.hpp>
+#include <orbis/gen/flow_routing.hpp>
+#include <orbis/gen/module.hpp>
+#include <orbis/gen/parallel_ranges.hpp>
+#include <orbis/gen/plates_module.hpp>
+#include <orbis/gen/refine_module.hpp>
+#include <orbis/gen/spatial_order.hpp>
+#include <orbis/gen/sphere_module.hpp>
+#include <orbis/gen/vertex_adjacency.hpp>
+#include <orbis/gen/world_ocean.hpp>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace {
+
+using namespace orbis;
+using namespace orbis::gen;
+
+// A refined planet, so that some slots are dead and the rest out of spatial order.
+World refined_planet() {
+    World world;
+    Dict params;
+    params.set("count", std::int64_t(6000));
+    params.set("seed", std::int64_t(5));
+    run_module(world, Sphere_module{}, params);
+    run_module(world, Plates_module{}, {});
+    run_module(world, Elevation_module{}, {});
+    run_module(world, Refine_module{}, {});
+    return world;
+}
+
+struct Inputs {
+    std::vector<std::uint8_t> live;
+    std::vector<glm::vec3> position;
+    std::vector<float> height;
+};
+
+Inputs inputs_of(const World& world) {
+    const Mesh& m = world.mesh();
+    Inputs in{std::vector<std::uint8_t>(m.vertex_slots(), 0),
+              std::vector<glm::vec3>(m.vertex_slots(), glm::vec3(0)),
+              std::vector<float>(m.vertex_slots(), 0.f)};
+    for (const Vertex v : m.vertices()) {
+        in.live[v.index()] = 1;
+        in.position[v.index()] = (*world.layer(position_layer))[v];
+        in.height[v.index()] = (*world.layer(elevation_layer))[v];
+    }
+    return in;
+}
+
+// Restores the settings a test changed.
+class Parallel_settings_guard {
+public:
+    Parallel_settings_guard()
+        : saved_(parallel_settings()) {}
+    ~Parallel_settings_guard() { set_parallel_settings(saved_); }
+
+private:
+    Parallel_settings saved_;
+};
+
+TEST(Spatial_order, numbers_the_live_slots_one_to_one_and_lists_them_in_slot_order) {
+    const World world = refined_planet();
+    const Inputs in = inputs_of(world);
+    const Spatial_order o = spatial_order(in.position, in.live);
+    ASSERT_EQ(o.slot_of.size(), world.mesh().vertex_count());
+    ASSERT_EQ(o.in_slot_order.size(), o.slot_of.size());
+    std::uint32_t previous_slot = 0;
+    for (std::size_t k = 0; k < o.in_slot_order.size(); ++k) {
+        const std::uint32_t id = o.in_slot_order[k];
+        const std::uint32_t slot = o.slot_of[id];
+        EXPECT_TRUE(in.live[slot]);
+        EXPECT_EQ(o.id_of[slot], id);
+        if (k > 0) {
+            EXPECT_LT(previous_slot, slot);
+        }
+        previous_slot = slot;
+    }
+}
+
+TEST(Spatial_order, renumbered_graph_results_are_the_slot_order_results_renamed) {
+    const World world = refined_planet();
+    const Mesh& m = world.mesh();
+    const Inputs in = inputs_of(world);
+    const Spatial_order o = spatial_order(in.position, in.live);
+    const auto count = std::uint32_t(o.slot_of.size());
+    const Vertex_adjacency slot_graph = vertex_adjacency(m, Neighbour_order::edge_scan);
+    std::vector<float> height(count);
+    for (std::uint32_t i = 0; i < count; ++i)
+        height[i] = in.height[o.slot_of[i]];
+    const std::vector<std::uint8_t> slot_ocean = world_ocean(slot_graph, in.height);
+    const Flow_tree slot_tree = route_flow(slot_graph, in.height, slot_ocean);
+
+    Parallel_settings_guard guard;
+    for (const unsigned threads : {1u, 2u}) {
+        set_parallel_settings({.threads = threads, .min_items = 2});
+        const Vertex_adjacency g = renumbered_adjacency(m, o.id_of, count);
+        ASSERT_EQ(g.slots(), count);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            const auto row = g.neighbours(i);
+            const auto slot_row = slot_graph.neighbours(o.slot_of[i]);
+            ASSERT_EQ(row.size(), slot_row.size());
+            for (std::size_t k = 0; k < row.size(); ++k)
+                ASSERT_EQ(o.slot_of[row[k]], slot_row[k]) << "threads " << threads;
+        }
+        for (const double min_fraction : {0.002, 0.0, 1.0}) {
+            const std::vector<std::uint8_t> ocean =
+                world_ocean(g, height, o.slot_of, 0.f, min_fraction);
+            const std::vector<std::uint8_t> expected =
+                world_ocean(slot_graph, in.height, 0.f, min_fraction);
+            for (std::uint32_t i = 0; i < count; ++i)
+                ASSERT_EQ(ocean[i], expected[o.slot_of[i]]);
+        }
+        const std::vector<std::uint8_t> ocean = world_ocean(g, height, o.slot_of, 0.f, 0.002);
+        const Flow_tree tree = route_flow(g, height, ocean, 0.f, o.in_slot_order);
+        ASSERT_EQ(tree.order.size(), slot_tree.order.size());
+        for (std::size_t k = 0; k < tree.order.size(); ++k)
+            ASSERT_EQ(o.slot_of[tree.order[k]], slot_tree.order[k]);
+        for (std::uint32_t i = 0; i < count; ++i) {
+            ASSERT_EQ(o.slot_of[tree.receiver[i]], slot_tree.receiver[o.slot_of[i]]);
+            ASSERT_EQ(tree.filled[i], slot_tree.filled[o.slot_of[i]]);
+        }
+    }
+}
+
+// Two bodies of water of the same size: the one holding the smaller slot is the ocean in
+// either numbering, and without an outlet the lowest vertex met first in slot order is the
+// flood's root.
+TEST(Spatial_order, ties_go_to_the_smaller_original_slot) {
+    // A path 0 - 1 - 2 - 3 - 4 with its ids reversed: 0 and 4 are single-vertex seas.
+    Vertex_adjacency slot_graph;
+    slot_graph.first = {0, 1, 3, 5, 7, 8};
+    slot_graph.next = {1, 0, 2, 1, 3, 2, 4, 3};
+    const std::vector<float> slot_height = {-1, 5, 5, 5, -1};
+    const std::vector<std::uint32_t> slot_of = {4, 3, 2, 1, 0};
+    Vertex_adjacency g;
+    g.first = {0};
+    for (std::uint32_t i = 0; i < 5; ++i) {
+        for (const std::uint32_t n : slot_graph.neighbours(slot_of[i]))
+            g.next.push_back(4 - n);
+        g.first.push_back(std::uint32_t(g.next.size()));
+    }
+    std::vector<float> height(5);
+    for (std::uint32_t i = 0; i < 5; ++i)
+        height[i] = slot_height[slot_of[i]];
+    const std::vector<std::uint8_t> expected = world_ocean(slot_graph, slot_height, 0.f, 1.0);
+    const std::vector<std::uint8_t> ocean = world_ocean(g, height, slot_of, 0.f, 1.0);
+    EXPECT_EQ(expected, (std::vector<std::uint8_t>{1, 0, 0, 0, 0}));
+    for (std::uint32_t i = 0; i < 5; ++i)
+        EXPECT_EQ(ocean[i], expected[slot_of[i]]);
+
+    const std::vector<std::uint8_t> none(5, 0);
+    const std::vector<std::uint32_t> visit = {4, 3, 2, 1, 0};
+    const Flow_tree slot_tree = route_flow(slot_graph, slot_height, none);
+    const Flow_tree tree = route_flow(g, height, none, 0.f, visit);
+    ASSERT_EQ(tree.order.size(), slot_tree.order.size());
+    EXPECT_EQ(slot_tree.order.front(), 0u);
+    for (std::size_t k = 0; k < tree.order.size(); ++k)
+        EXPECT_EQ(slot_of[tree.order[k]], slot_tree.order[k]);
+}
+
+} // namespace

@@ -1,24 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/spatial_order.hpp"
 
-#include <algorithm>
-#include <cmath>
+#include "orbis/core/sphere_curve.hpp"
+
+#include <vector>
 
 namespace orbis::gen {
-
-namespace {
-
-// The bits of x (below 16) spread to the even bit positions.
-std::uint32_t spread_bits(std::uint32_t x) {
-    x &= 0xFFFF;
-    x = (x | (x << 8)) & 0x00FF00FF;
-    x = (x | (x << 4)) & 0x0F0F0F0F;
-    x = (x | (x << 2)) & 0x33333333;
-    x = (x | (x << 1)) & 0x55555555;
-    return x;
-}
-
-} // namespace
 
 Spatial_order spatial_order(const std::vector<glm::vec3>& position,
                             const std::vector<std::uint8_t>& live) {
@@ -30,48 +17,19 @@ Spatial_order spatial_order(const std::vector<glm::vec3>& position,
     // which is near enough for the cache, and the counting sort's table stays small enough
     // for the cache too (with a cell per vertex, its scattered counts cost more than the
     // locality gained).
-    std::uint32_t bits = 1;
-    while (bits < 15 && (6ull * 64 << (2 * bits)) < count)
-        ++bits;
-    const std::uint32_t side = 1u << bits;
-    const std::uint32_t cells = 6u * side * side;
-    std::vector<std::uint32_t> key(slots, 0), start(std::size_t{cells} + 1, 0);
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        if (!live[s]) continue;
-        const glm::vec3 p = position[s];
-        const float ax = std::abs(p.x), ay = std::abs(p.y), az = std::abs(p.z);
-        std::uint32_t face;
-        float u, v, major;
-        if (ax >= ay && ax >= az) {
-            face = p.x >= 0 ? 0 : 1;
-            u = p.y, v = p.z, major = ax;
-        } else if (ay >= az) {
-            face = p.y >= 0 ? 2 : 3;
-            u = p.z, v = p.x, major = ay;
-        } else {
-            face = p.z >= 0 ? 4 : 5;
-            u = p.x, v = p.y, major = az;
-        }
-        const auto cell = [&](float t) {
-            const float x = major > 0 ? (t / major + 1.f) * 0.5f * float(side) : 0.f;
-            return std::min(side - 1, static_cast<std::uint32_t>(std::max(0.f, x)));
-        };
-        key[s] = face * side * side + (spread_bits(cell(u)) | (spread_bits(cell(v)) << 1));
-        ++start[key[s] + 1];
-    }
-    for (std::uint32_t c = 0; c < cells; ++c)
-        start[c + 1] += start[c];
+    const int level = sphere_curve_level(count, 16);
+    std::vector<std::uint32_t> key(slots, 0);
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (live[s]) key[s] = sphere_curve_key(position[s], level);
     Spatial_order o;
-    o.slot_of.resize(count);
+    o.slot_of = order_by_key(key, sphere_curve_cells(level));
+    std::erase_if(o.slot_of, [&](std::uint32_t s) { return !live[s]; });
     o.id_of.assign(slots, 0);
+    for (std::uint32_t id = 0; id < o.slot_of.size(); ++id)
+        o.id_of[o.slot_of[id]] = id;
     o.in_slot_order.reserve(count);
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        if (!live[s]) continue;
-        const std::uint32_t id = start[key[s]]++;
-        o.slot_of[id] = s;
-        o.id_of[s] = id;
-        o.in_slot_order.push_back(id);
-    }
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (live[s]) o.in_slot_order.push_back(o.id_of[s]);
     return o;
 }
 

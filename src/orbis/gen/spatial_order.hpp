@@ -23,9 +23,10 @@ struct Spatial_order {
     std::vector<std::uint32_t> in_slot_order;
 };
 
-/// Numbers the slots where live[s] != 0 along a Morton curve on the faces of the cube around
-/// the sphere (cells of 16 to 64 vertices; slot order within a cell), with `position` giving
-/// each slot's place (any length, not necessarily unit). Deterministic and O(slots).
+/// Numbers the slots where live[s] != 0 along the sphere's space-filling curve
+/// (orbis/core/sphere_curve.hpp; cells of 16 to 64 vertices, slot order within a cell), with
+/// `position` giving each slot's place (any length, not necessarily unit). Deterministic and
+/// O(slots).
 Spatial_order spatial_order(const std::vector<glm::vec3>& position,
                             const std::vector<std::uint8_t>& live);
 

@@ -33,6 +33,8 @@
 #include <QStyle>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace orbis::ui {
 
 namespace {
@@ -54,6 +56,11 @@ File_actions::File_actions(QMainWindow& window, Document& document, Job_runner& 
     save_progress_->setMaximumWidth(160);
     save_progress_->hide();
     window_.statusBar()->addPermanentWidget(save_progress_);
+    // The bar is taller than the status text: without room kept for it, showing it would shrink
+    // the view, and redrawing a large world's view on a software renderer takes the GUI thread
+    // for most of a second in the middle of a save that is meant not to stall it.
+    window_.statusBar()->setMinimumHeight(
+        std::max(window_.statusBar()->sizeHint().height(), save_progress_->sizeHint().height()));
     save_progress_timer_ = new QTimer(this);
     save_progress_timer_->setInterval(100);
     connect(save_progress_timer_, &QTimer::timeout, this, &File_actions::show_save_progress);

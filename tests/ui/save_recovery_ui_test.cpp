@@ -62,6 +62,40 @@ bool wait_for(Done done, int seconds = 240) {
     return true;
 }
 
+// A 5 ms timer on the GUI thread that notes how late it fires: how long the thread was held.
+class Lateness_probe {
+public:
+    Lateness_probe() {
+        clock_.start();
+        timer_.setInterval(5);
+        QObject::connect(&timer_, &QTimer::timeout, [this] {
+            const qint64 now = clock_.elapsed();
+            worst_ = std::max(worst_, now - last_ - 5);
+            last_ = now;
+            ++ticks_;
+        });
+    }
+    /// Starts ticking from now.
+    void start() {
+        last_ = clock_.elapsed();
+        timer_.start();
+    }
+    /// Stops ticking.
+    void stop() { timer_.stop(); }
+    /// Milliseconds since the probe was made.
+    qint64 now() const { return clock_.elapsed(); }
+    /// The latest tick's lateness in milliseconds.
+    qint64 worst() const { return worst_; }
+    /// Ticks so far.
+    int ticks() const { return ticks_; }
+
+private:
+    QElapsedTimer clock_;
+    QTimer timer_;
+    qint64 last_ = 0, worst_ = 0;
+    int ticks_ = 0;
+};
+
 class Save_test : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -95,18 +129,7 @@ TEST_F(Save_test, BackgroundSaveLetsTheGuiRunAndEditsMadeMeanwhileStayUnsaved) {
     const QString path = dir.filePath("big.orbis");
 
     // A timer on the GUI thread measures how late it fires while the save runs.
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0, worst = 0;
-    int ticks_while_saving = 0;
-    QTimer tick;
-    tick.setInterval(5);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        worst = std::max(worst, now - last - 5);
-        last = now;
-        if (window_->saver().busy()) ++ticks_while_saving;
-    });
+    Lateness_probe probe;
 
     ASSERT_TRUE(window_->files().start_save(path));
     // The call came back before the file was written: the write runs on another thread and
@@ -115,13 +138,12 @@ TEST_F(Save_test, BackgroundSaveLetsTheGuiRunAndEditsMadeMeanwhileStayUnsaved) {
     window_->grab().save(testing::screenshot_path("save_progress"));
     // An edit made during the save is not in the file.
     ASSERT_TRUE(edit(0, "1000"));
-    last = clock.elapsed();
-    tick.start();
+    probe.start();
     ASSERT_TRUE(wait_for([&] { return !window_->saver().busy(); }));
-    tick.stop();
+    probe.stop();
     std::printf("save of %zu vertices: %d GUI ticks during it, latest tick %lld ms late\n",
-                world.mesh().vertex_count(), ticks_while_saving, static_cast<long long>(worst));
-    RecordProperty("gui_lateness_ms", static_cast<int>(worst));
+                world.mesh().vertex_count(), probe.ticks(), static_cast<long long>(probe.worst()));
+    RecordProperty("gui_lateness_ms", static_cast<int>(probe.worst()));
 
     EXPECT_TRUE(io::load_any(path.toStdString()) == world);
     EXPECT_TRUE(window_->modified()) << "the edit made during the save is not saved";
@@ -146,30 +168,18 @@ TEST_F(Save_test, ASaveAloneLeavesTheGuiThreadFree) {
     window_->viewport()->repaint();
     QApplication::processEvents();
 
-    QElapsedTimer clock;
-    clock.start();
-    qint64 last = 0, worst = 0;
-    int ticks = 0;
-    QTimer tick;
-    tick.setInterval(5);
-    QObject::connect(&tick, &QTimer::timeout, [&] {
-        const qint64 now = clock.elapsed();
-        worst = std::max(worst, now - last - 5);
-        last = now;
-        ++ticks;
-    });
-    last = clock.elapsed();
-    tick.start();
-    const qint64 asked = clock.elapsed();
+    Lateness_probe probe;
+    probe.start();
+    const qint64 asked = probe.now();
     ASSERT_TRUE(window_->files().start_save(dir.filePath("alone.orbis")));
-    const qint64 returned = clock.elapsed();
+    const qint64 returned = probe.now();
     ASSERT_TRUE(wait_for([&] { return !window_->saver().busy(); }));
-    tick.stop();
+    probe.stop();
     std::printf("save alone of %zu vertices: start_save returned after %lld ms; %d GUI ticks, "
                 "latest %lld ms late\n",
-                world.mesh().vertex_count(), static_cast<long long>(returned - asked), ticks,
-                static_cast<long long>(worst));
-    RecordProperty("gui_lateness_ms", static_cast<int>(worst));
+                world.mesh().vertex_count(), static_cast<long long>(returned - asked),
+                probe.ticks(), static_cast<long long>(probe.worst()));
+    RecordProperty("gui_lateness_ms", static_cast<int>(probe.worst()));
     EXPECT_TRUE(io::load_any(dir.filePath("alone.orbis").toStdString()) == world);
     EXPECT_FALSE(window_->modified());
 }

@@ -80,45 +80,37 @@ inline glm::vec3 unit_or(glm::vec3 v, glm::vec3 fallback) {
     return len2 > 0.f ? v / std::sqrt(len2) : fallback;
 }
 
-// The live slots among `slots` (live(i)) in the order of point(i) along the sphere's
-// space-filling curve, ties in index order, about 32 to a cell of the curve. Buffers laid out in
-// this order keep a region's elements together, so that a brush dab or an edit patches a few
-// runs of the GPU buffers instead of thousands of scattered elements (a Fibonacci sphere numbers
-// its neighbours far apart). O(slots).
-template <class Live, class Point>
-std::vector<std::uint32_t> along_curve(std::size_t slots, std::size_t count, Live&& live,
-                                       Point&& point) {
-    const int level = sphere_curve_level(count, 32);
-    std::vector<std::uint32_t> keys(slots);
-    std::vector<std::uint8_t> alive(slots);
-    in_parallel(slots, [&](std::size_t first, std::size_t last) {
+// The live vertices and faces in the order of the sphere's space-filling curve, ties in index
+// order, about 32 vertices to a cell of the curve; a face goes where its first corner goes (one
+// key per vertex serves both). Buffers laid out in this order keep a region's elements
+// together, so that a brush dab or an edit patches a few runs of the GPU buffers instead of
+// thousands of scattered elements (a Fibonacci sphere numbers its neighbours far apart).
+// O(slots).
+struct Curve_order {
+    std::vector<std::uint32_t> vertices;
+    std::vector<std::uint32_t> faces;
+};
+Curve_order along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
+    const int level = sphere_curve_level(m.vertex_count(), 32);
+    const std::uint32_t cells = sphere_curve_cells(level);
+    std::vector<std::uint32_t> vertex_key(m.vertex_slots());
+    in_parallel(m.vertex_slots(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i)
+            vertex_key[i] = m.contains(Vertex{static_cast<std::uint32_t>(i)})
+                                ? sphere_curve_key(positions[i], level)
+                                : 0;
+    });
+    std::vector<std::uint32_t> face_key(m.face_slots());
+    in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
-            alive[i] = live(i);
-            keys[i] = alive[i] ? sphere_curve_key(point(i), level) : 0;
+            const Face f{static_cast<std::uint32_t>(i)};
+            face_key[i] = m.contains(f) ? vertex_key[f.edge(m).origin(m).index()] : 0;
         }
     });
-    std::vector<std::uint32_t> order = order_by_key(keys, sphere_curve_cells(level));
-    std::erase_if(order, [&](std::uint32_t i) { return !alive[i]; });
+    Curve_order order{order_by_key(vertex_key, cells), order_by_key(face_key, cells)};
+    std::erase_if(order.vertices, [&](std::uint32_t i) { return !m.contains(Vertex{i}); });
+    std::erase_if(order.faces, [&](std::uint32_t i) { return !m.contains(Face{i}); });
     return order;
-}
-
-// Every live face along the curve, placed by its first corner.
-std::vector<std::uint32_t> faces_along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
-    return along_curve(
-        m.face_slots(), m.face_count(),
-        [&](std::size_t i) { return m.contains(Face{static_cast<std::uint32_t>(i)}); },
-        [&](std::size_t i) {
-            return positions[Face{static_cast<std::uint32_t>(i)}.edge(m).origin(m).index()];
-        });
-}
-
-// Every live vertex along the curve.
-std::vector<std::uint32_t> vertices_along_curve(const Mesh& m,
-                                                std::span<const glm::vec3> positions) {
-    return along_curve(
-        m.vertex_slots(), m.vertex_count(),
-        [&](std::size_t i) { return m.contains(Vertex{static_cast<std::uint32_t>(i)}); },
-        [&](std::size_t i) { return positions[i]; });
 }
 
 // The circumcentre of live face f (see circumcentres()); `normal` receives the unnormalised
@@ -229,7 +221,8 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     out.shading = shading;
     out.with_normals = shading == Shading::flat || normals;
     const std::size_t faces = m.face_count();
-    const std::vector<std::uint32_t> order = faces_along_curve(m, positions);
+    const Curve_order curve = along_curve(m, positions);
+    const std::vector<std::uint32_t>& order = curve.faces;
     // Edits append triangles (and flat corners or smooth vertices) in place: leave them room.
     const bool flat = shading == Shading::flat;
     if (flat)
@@ -255,7 +248,7 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     }
     // Smooth: one output vertex per live vertex, along the curve too; slots map to outputs.
     std::vector<std::uint32_t> output_of(m.vertex_slots(), unset);
-    for (const std::uint32_t i : vertices_along_curve(m, positions)) {
+    for (const std::uint32_t i : curve.vertices) {
         output_of[i] = static_cast<std::uint32_t>(out.positions.size());
         out.positions.push_back(positions[i]);
         out.vertex_of.push_back(Vertex{i});

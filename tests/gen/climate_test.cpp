@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 // The climate module: winds by band and tangent to the sphere, temperature falling with
 // latitude and with height at the lapse rate, and precipitation with a wet equator, dry
-// subtropics and rain shadows behind high ground.
+// subtropics and rain shadows behind high ground; with run memory, a run after an edit gives
+// the bytes of a whole run.
 #include <orbis/core/sphere_geometry.hpp>
 #include <orbis/gen/climate_module.hpp>
 #include <orbis/gen/elevation_module.hpp>
 #include <orbis/gen/module.hpp>
 #include <orbis/gen/plates_module.hpp>
 #include <orbis/gen/refine_module.hpp>
+#include <orbis/gen/run_memory.hpp>
 #include <orbis/gen/sphere_module.hpp>
 #include <orbis/gen/vertex_adjacency.hpp>
 #include <orbis/gen/world_ocean.hpp>
@@ -17,9 +19,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <map>
+#include <optional>
 
 namespace {
 
@@ -311,6 +315,89 @@ TEST(Climate, SameWorldSameClimateAndParametersAct) {
     }
 }
 
+// Adds `metres` to the elevation of every vertex within `radius` (chord of the unit sphere) of
+// the direction of vertex `centre`, as a brush stroke would.
+void raise_around(World& world, Vertex centre, float radius, float metres) {
+    const auto& position = *world.layer(position_layer);
+    const glm::vec3 c = glm::normalize(position[centre]);
+    auto [elevation] = world.lock_layer(elevation_layer);
+    for (const Vertex v : world.mesh().vertices())
+        if (glm::length(glm::normalize(position[v]) - c) < radius)
+            elevation[v] = elevation.get(v) + metres;
+}
+
+void expect_same_climate(const World& a, const World& b) {
+    for (const Vertex v : a.mesh().vertices()) {
+        ASSERT_EQ(std::bit_cast<std::uint32_t>((*a.layer(temperature_layer))[v]),
+                  std::bit_cast<std::uint32_t>((*b.layer(temperature_layer))[v]))
+            << "temperature of v" << v.index();
+        ASSERT_EQ(std::bit_cast<std::uint32_t>((*a.layer(precipitation_layer))[v]),
+                  std::bit_cast<std::uint32_t>((*b.layer(precipitation_layer))[v]))
+            << "precipitation of v" << v.index();
+        ASSERT_EQ((*a.layer(wind_layer))[v], (*b.layer(wind_layer))[v]) << "wind of v" << v.index();
+    }
+}
+
+// Run memory on for one test.
+struct Run_memory_on {
+    Run_memory_on() { set_run_memory_limit(1u << 30); }
+    ~Run_memory_on() { set_run_memory_limit(0); }
+};
+
+TEST(ClimateRunMemory, ARunAfterAnEditRedoesWhatItReachesAndGivesAWholeRunsBytes) {
+    const Run_memory_on on;
+    const Climate_module module;
+    World world = planet(3, 20000);
+    run_module(world, module, {});
+    const std::size_t count = world.mesh().vertex_count();
+    EXPECT_EQ(module.last_run_vertices(), count);
+    const World before = world;
+
+    // A range raised inland, and a stretch of coast sunk below sea level (so the ocean grows).
+    const auto& elevation = *world.layer(elevation_layer);
+    std::optional<Vertex> high, shore;
+    const Vertex_adjacency g = vertex_adjacency(world.mesh());
+    for (const Vertex v : world.mesh().vertices()) {
+        if (!high && elevation[v] > 800.f) high = v;
+        if (!shore && elevation[v] > 0.f && elevation[v] < 300.f)
+            for (const std::uint32_t n : g.neighbours(v.index()))
+                if (elevation[Vertex{n}] < -200.f) shore = v;
+    }
+    ASSERT_TRUE(high && shore);
+    raise_around(world, *high, 0.03f, 2500.f);
+    raise_around(world, *shore, 0.03f, -1500.f);
+    const auto heights = [&](const World& w) {
+        std::vector<float> h(w.mesh().vertex_slots(), 0.f);
+        for (const Vertex v : w.mesh().vertices())
+            h[v.index()] = (*w.layer(elevation_layer))[v];
+        return h;
+    };
+    ASSERT_NE(world_ocean(g, heights(world)), world_ocean(g, heights(before))) << "the ocean grew";
+    const Dict report = run_module(world, module, {});
+    EXPECT_GT(module.last_run_vertices(), 0u);
+    EXPECT_LT(module.last_run_vertices(), count / 2) << "the run redid most of the world";
+    World whole = world;
+    const Climate_module fresh;
+    EXPECT_EQ(run_module(whole, fresh, {}), report);
+    EXPECT_EQ(fresh.last_run_vertices(), count);
+    expect_same_climate(world, whole);
+
+    // Undo: the edit's world before it, run from the edited state's memory, gets its old
+    // climate back, bit for bit.
+    World undone = before;
+    run_module(undone, module, {});
+    EXPECT_LT(module.last_run_vertices(), count / 2);
+    expect_same_climate(undone, before);
+
+    // Other parameters, or memory off: whole runs.
+    Dict wetter;
+    wetter.set("rainfall", 1.5);
+    run_module(undone, module, wetter);
+    EXPECT_EQ(module.last_run_vertices(), count);
+    set_run_memory_limit(0);
+    run_module(undone, module, wetter);
+    EXPECT_EQ(module.last_run_vertices(), count);
+}
 
 TEST(Climate, RefusesWithoutElevation) {
     World world;

@@ -4,6 +4,7 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/run_memory.hpp"
 #include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 #include "orbis/gen/world_ocean.hpp"
@@ -12,11 +13,17 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <functional>
 #include <initializer_list>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <numbers>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -189,6 +196,237 @@ constexpr std::uint8_t ocean_flag = 1, coast_flag = 2;
 
 } // namespace
 
+namespace {
+
+constexpr int passes = 3;
+
+// The moist air's state leaving a vertex in one sweep step, and what the vertex gets.
+struct Step {
+    float flux, marine, temperature, rain;
+};
+
+// One step of the sweep at the vertex of `c`, whose upwind air brings moisture flux `f` and
+// marine share `mu`: the one place the moisture model is written, so that a whole sweep and a
+// sweep of the few vertices an edit reached give the same bits.
+Step sweep_step(const Cell& c, float f, float mu, float moderation, float scale) {
+    const float d = c.step_km;
+    const bool sea = c.flags & ocean_flag;
+    if (sea) {
+        mu = 1.f;
+    } else {
+        mu *= c.decay;
+        if (c.flags & coast_flag) mu = std::max(mu, 0.5f);
+    }
+    const float t = c.base_temperature + c.anomaly * (1.f - moderation * mu);
+    const float cap = capacity(t);
+    const float humid = std::sqrt(std::min(1.5f, f / (ocean_humidity * cap)));
+    const float k = c.efficiency * humid;
+    float p = scale * f * k;
+    f *= c.undried * std::exp(-(sea ? k : k * (1.f - recycling(t, p))) * d / rain_km);
+    if (f > cap) {
+        const float excess = (f - cap) * c.condensed;
+        f -= excess;
+        p += scale * rain_km * excess / d;
+    }
+    if (sea) {
+        const float target = ocean_humidity * cap;
+        f = target + (f - target) * c.decay;
+    }
+    return {f, mu, t, p};
+}
+
+// The air at a vertex before the first sweep: the ocean's in balance with the sea, dry
+// continental air on land.
+std::pair<float, float> initial_air(const Cell& c) {
+    const bool sea = c.flags & ocean_flag;
+    const float t = c.base_temperature + c.anomaly;
+    return {(sea ? ocean_humidity : 0.3f) * capacity(t), sea ? 1.f : 0.f};
+}
+
+bool same_bits(float a, float b) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
+
+} // namespace
+
+// Everything a run computes by sweep rank; kept for the next run when run memory allows.
+struct Climate_module::Memory {
+    // What the kept state was computed for.
+    std::uint64_t mesh_version = 0, position_version = 0;
+    Climate_params params;
+    std::uint32_t slots = 0;
+    std::vector<std::uint32_t> order, rank; // rank -> slot, slot -> rank (0 for dead slots)
+    Vertex_adjacency g;                     // by rank
+    std::vector<glm::vec3> pos;             // by rank
+    std::vector<float> elevation;           // by rank, as this run read it
+    std::vector<float> elevation_by_slot;   // the same by slot (kept runs only)
+    std::vector<std::uint8_t> ocean;        // by rank
+    Scratch_vector<Cell> sweep;
+    Scratch_vector<glm::vec3> wind;
+    Scratch_vector<float> area;
+    std::array<std::vector<float>, passes> flux, marine; // after each sweep (kept runs only)
+    Scratch_vector<float> temperature, rain;             // after the last sweep
+    // Versions of wind, temperature and precipitation right after this run wrote them: while
+    // the World's layers still carry them, they hold this state's values.
+    std::array<std::uint64_t, 3> written{};
+};
+
+Climate_module::Climate_module() = default;
+Climate_module::~Climate_module() = default;
+
+namespace {
+
+// The per-vertex part of the model on the kept numbering: wind, area and the sweep record.
+class Local_pass {
+public:
+    Local_pass(Climate_module::Memory& k, const Climate_params& params)
+        : k_(k)
+        , speed_peak_(float(params.wind_speed))
+        , lapse_(params.lapse_rate / 1000.0)
+        , equator_(params.equator_temperature)
+        , drop_(params.equator_temperature - params.pole_temperature) {}
+
+    void operator()(std::uint32_t v);
+
+private:
+    Climate_module::Memory& k_;
+    float speed_peak_;
+    double lapse_, equator_, drop_;
+    std::vector<float> inverse_length_; // of `edge_`
+    std::vector<glm::vec3> edge_;       // the current vertex's edges to its neighbours, km
+};
+
+} // namespace
+
+namespace {
+
+void Local_pass::operator()(std::uint32_t v) {
+    const glm::vec3 p = k_.pos[v];
+    const glm::vec3 up = glm::normalize(p);
+    const float s = up.y;
+    const Band band = band_at(s);
+    glm::vec3 east(up.z, 0.f, -up.x); // cross((0, 1, 0), up)
+    const float east_length = glm::length(east);
+    east = east_length > 1e-6f ? east / east_length : glm::vec3(1, 0, 0);
+    const glm::vec3 north = glm::cross(up, east);
+    const float hemisphere = s >= 0 ? 1.f : -1.f;
+    const glm::vec3 prevailing =
+        speed_peak_ * (band.zonal * east + hemisphere * band.poleward * north);
+    const bool sea = k_.ocean[v];
+
+    // Surface gradient of the ground (ocean counts as flat at sea level), m/km: on an even
+    // ring of neighbours sum (dh e / |e|^2) is degree / 2 times the gradient.
+    const float h = sea ? 0.f : std::max(0.f, k_.elevation[v]);
+    glm::vec3 gradient(0);
+    float length_sum = 0, length2_sum = 0;
+    bool coast = false;
+    const auto row = k_.g.neighbours(v);
+    edge_.clear();
+    inverse_length_.clear();
+    for (const std::uint32_t k : row) {
+        const glm::vec3 e = k_.pos[k] - p;
+        edge_.push_back(e);
+        const float l2 = glm::dot(e, e);
+        const float l = std::sqrt(l2);
+        inverse_length_.push_back(l > 0 ? 1.f / l : 0.f);
+        length_sum += l;
+        length2_sum += l2;
+        coast |= k_.ocean[k] != k_.ocean[v];
+        if (!(l2 > 0) || (sea && k_.ocean[k])) continue; // open sea is flat
+        const float hk = k_.ocean[k] ? 0.f : std::max(0.f, k_.elevation[k]);
+        gradient += (hk - h) / l2 * (e - glm::dot(e, up) * up);
+    }
+    const float degree = float(std::max<std::size_t>(row.size(), 1));
+    gradient *= 2.f / degree;
+    const float edge_km = std::max(1e-3f, length_sum / degree);
+    k_.area[v] = length2_sum / degree;
+
+    glm::vec3 w = prevailing;
+    float uplift = 0;
+    const float slope = glm::length(gradient);
+    if (slope > 1e-6f) {
+        const glm::vec3 uphill = gradient / slope;
+        const float climb = glm::dot(prevailing, uphill);
+        if (climb > 0) {
+            uplift = climb / std::max(speed_peak_, 1e-6f) * slope;
+            // High, steep ground turns most of the uphill part of the wind along the
+            // slope; the rest goes over and slows down.
+            const auto block = float(0.8 * smoothstep(300, 2500, h) * smoothstep(0, 6, slope));
+            w -= block * climb * uphill;
+            const float speed = glm::length(w);
+            if (speed > 1e-6f) w *= glm::length(prevailing) * (1.f - 0.3f * block) / speed;
+        }
+    }
+    if (!sea) w *= 0.8f; // friction over land
+    k_.wind[v] = w;
+
+    Cell& c = k_.sweep[v];
+    const double sea_level = equator_ - drop_ * double(band.cooling);
+    // Land below sea level warms by the lapse rate too (the Dead Sea), but a basin much
+    // deeper than that would hold a lake whose surface stands higher.
+    const double surface = std::max(double(k_.elevation[v]), -lowest_dry_basin);
+    c.base_temperature = float(sea ? sea_level : sea_level - lapse_ * surface);
+    c.anomaly = sea ? 0.f : float(continental_anomaly_of_cooling(band.cooling));
+    // Forced ascent adds up to 1 to the rain efficiency: on steeper slopes than a few
+    // m/km the air does not rise faster than it can rain out.
+    c.efficiency =
+        band.efficiency + (uplift > 0 ? float(std::tanh(double(uplift) / uplift_scale)) : 0.f);
+    c.flags = std::uint8_t((sea ? ocean_flag : 0) | (coast ? coast_flag : 0));
+
+    // Upwind neighbours: the (up to) three best lined up against the wind, weighted by the
+    // squared cosine of the angle, so that moisture spreads a little across the wind (as
+    // eddies spread it) without smearing far; calm vertices take their first neighbours
+    // evenly. `step_km` is the weighted distance the air travels from them.
+    const float speed = glm::length(w);
+    std::array<float, upwind_count> best_weight{}, best_back{};
+    std::uint32_t found = 0;
+    if (speed > 0.05f) {
+        const glm::vec3 along_wind = w / speed;
+        for (std::size_t i = 0; i < row.size(); ++i) {
+            const float back = -glm::dot(along_wind, edge_[i]);
+            if (!(back > 0)) continue;
+            const float cosine = back * inverse_length_[i];
+            const float weight = cosine;
+            // Keep the best `upwind_count` by weight, sorted descending.
+            std::uint32_t j = std::min(found, upwind_count - 1);
+            if (found == upwind_count && weight <= best_weight[j]) continue;
+            while (j > 0 && best_weight[j - 1] < weight) {
+                best_weight[j] = best_weight[j - 1];
+                best_back[j] = best_back[j - 1];
+                c.upwind[j] = c.upwind[j - 1];
+                --j;
+            }
+            best_weight[j] = weight;
+            best_back[j] = back;
+            c.upwind[j] = row[i];
+            found = std::min(found + 1, upwind_count);
+        }
+    }
+    if (found == 0) {
+        for (std::size_t i = 0; i < row.size() && found < upwind_count; ++i) {
+            best_weight[found] = 1;
+            best_back[found] = glm::length(edge_[i]);
+            c.upwind[found] = row[i];
+            ++found;
+        }
+    }
+    float total = 0, distance = 0;
+    for (std::uint32_t j = 0; j < found; ++j) {
+        total += best_weight[j];
+        distance += best_weight[j] * best_back[j];
+    }
+    for (std::uint32_t j = 0; j < upwind_count; ++j) {
+        if (j >= found) c.upwind[j] = v; // weight 0
+        c.weight[j] = j < found ? best_weight[j] / total : 0.f;
+    }
+    c.step_km = found ? std::max(distance / total, 1e-3f * edge_km) : edge_km;
+    c.decay = std::exp(-c.step_km / (sea ? evaporation_km : marine_km));
+    c.condensed = 1.f - std::exp(-c.step_km / condensation_km);
+    c.undried = std::exp(-band.drying * c.step_km / rain_km);
+}
+
+} // namespace
+
 std::string_view Climate_module::description() const {
     return "prevailing winds by latitude band (trades, westerlies, polar easterlies; deflected "
            "around high ground), annual mean temperature (latitude, lapse rate on land, ocean "
@@ -231,40 +469,19 @@ Layer_uses Climate_module::layers_for(const Climate_params&) const {
                        Layer_use::of(precipitation_layer).with_hints(std::move(precipitation))}};
 }
 
-Dict Climate_module::run_with(World& world, const Climate_params& params,
-                              const Progress& progress) const {
-    const auto* position = world.layer(position_layer);
-    const auto* elevation_in = world.layer(elevation_layer);
-    if (!position || !elevation_in)
-        throw std::runtime_error("module 'climate' needs the layers position and elevation "
-                                 "(run 'elevation' first)");
-    const Mesh& m = world.mesh();
-    if (m.vertex_count() == 0) throw std::runtime_error("module 'climate' needs vertices");
-    const std::uint32_t slots = m.vertex_slots();
+namespace {
 
-    std::vector<std::uint32_t> live;
-    live.reserve(m.vertex_count());
-    std::vector<glm::vec3> pos(slots, glm::vec3(0));
-    std::vector<float> elevation(slots, 0.f);
-    for (const Vertex v : m.vertices()) {
-        live.push_back(v.index());
-        pos[v.index()] = (*position)[v];
-        elevation[v.index()] = (*elevation_in)[v];
-    }
+// The numbering every array of a run goes by: the sweep order. Latitude bands (about 30 rows
+// of vertices wide, so that most upwind neighbours lie in the same band), taken in the order
+// the meridional wind crosses them: from the subtropical highs (30°) and the poles, where the
+// surface air diverges, towards the equator and the polar front (60°), where it converges;
+// each band along the zonal wind, westerlies by increasing longitude and easterlies by
+// decreasing longitude, in bins narrower than an edge. A counting sort keeps this O(n). The
+// wrap at the antimeridian and stretches where the wind turns are what the later passes
+// settle: three passes come within ~2% (mean) of the converged rain.
+void number_by_sweep(Climate_module::Memory& k, const std::vector<std::uint32_t>& live,
+                     const std::vector<glm::vec3>& pos_by_slot) {
     const auto n = std::uint32_t(live.size());
-
-    const double peak_speed = params.wind_speed;
-    const double lapse = params.lapse_rate / 1000.0;
-    const double equator = params.equator_temperature;
-    const double drop = params.equator_temperature - params.pole_temperature;
-    // Sweep order, so that most upwind neighbours come first: latitude bands (about 30 rows of
-    // vertices wide, so that most upwind neighbours lie in the same band), taken in the order
-    // the meridional wind crosses them: from the subtropical highs (30°) and the poles, where
-    // the surface air diverges, towards the equator and the polar front (60°), where it
-    // converges; each band along the zonal wind, westerlies by increasing longitude and
-    // easterlies by decreasing longitude, in bins narrower than an edge. A counting sort keeps
-    // this O(n). The wrap at the antimeridian and stretches where the wind turns are what the
-    // later passes settle: three passes come within ~2% (mean) of the converged rain.
     const auto bands = std::uint32_t(std::max(8.0, std::sqrt(double(n)) / 32.0));
     const auto lon_bins = std::uint32_t(std::max(64.0, 8.0 * std::sqrt(double(n))));
     std::vector<std::uint32_t> band_rank(bands);
@@ -282,296 +499,167 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         for (std::uint32_t i = 0; i < bands; ++i)
             band_rank[by_divergence[i].second] = i;
     }
-    std::vector<std::uint32_t> order(n), rank(slots, 0);
-    {
-        std::vector<std::uint32_t> key(slots, 0), start(std::size_t(bands) * lon_bins + 1, 0);
-        // The keys on two threads (each vertex's own); the counts in one pass after.
-        parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-            for (std::uint32_t at = begin; at < end; ++at) {
-                const std::uint32_t v = live[at];
-                const glm::vec3 p = pos[v];
-                const float s = p.y / glm::length(p);
-                const auto bin = [](float fraction, std::uint32_t count) {
-                    return std::min(count - 1,
-                                    std::uint32_t(std::max(0.f, fraction) * float(count)));
-                };
-                std::uint32_t lon = bin(float(pseudo_angle(p.x, -p.z)) / 4.f, lon_bins); // eastward
-                if (band_at(s).zonal < 0) lon = lon_bins - 1 - lon;
-                key[v] = band_rank[bin((1.f - s) / 2.f, bands)] * lon_bins + lon;
-            }
-        });
-        for (const std::uint32_t v : live)
-            ++start[key[v] + 1];
-        for (std::size_t b = 0; b + 1 < start.size(); ++b)
-            start[b + 1] += start[b];
-        for (const std::uint32_t v : live) {
-            const std::uint32_t r = start[key[v]]++;
-            order[r] = v;
-            rank[v] = r;
-        }
-    }
-
-    // From here on every vertex goes by its rank in the sweep: the sweep order runs along
-    // latitude bands, so a vertex's neighbours sit a few ranks away and their values share
-    // cache lines, where the refined mesh's slots scatter them over the whole array (reading
-    // the neighbours in slot order missed the cache on most reads, two thirds of the module's
-    // time). The rows keep the edge-scan order, so every sum below adds in the same order.
-    {
-        std::vector<glm::vec3> by_slot = std::move(pos);
-        std::vector<float> elevation_by_slot = std::move(elevation);
-        pos.resize(n);
-        elevation.resize(n);
-        for (std::uint32_t r = 0; r < n; ++r) {
-            pos[r] = by_slot[order[r]];
-            elevation[r] = elevation_by_slot[order[r]];
-        }
-    }
-    const Vertex_adjacency g = renumbered_adjacency(m, rank, n);
-    const std::vector<std::uint8_t> ocean = world_ocean(g, elevation, order, 0.f, 0.002);
-    progress.report(name(), 0.15);
-
-    // Everything local to a vertex, in sweep order: the prevailing wind bent where it runs up
-    // high ground, the ascent it is forced into, and the upwind neighbours.
-    // Each array is written whole by the pass below before it is read, so none is initialised
-    // here: the two threads touch the pages first, instead of one thread filling a hundred
-    // megabytes of records that are then overwritten. (Huge pages for the records cut the page
-    // faults but raised the system time under load: the kernel compacts memory to find them.)
-    // The sweep's state, set to its initial values by the same pass.
-    Scratch_vector<float> flux, marine, temperature, rain; // written before they are read
-    flux.resize(n);
-    marine.resize(n);
-    temperature.resize(n);
-    rain.resize(n);
-    Scratch_vector<glm::vec3> wind;
-    Scratch_vector<Cell> sweep;
-    Scratch_vector<float> area;
-    wind.resize(n);
-    sweep.resize(n);
-    area.resize(n);
-    const auto speed_peak = float(peak_speed);
-    // Each vertex writes only its own wind, area and sweep record, so two threads split the
-    // vertices without changing a bit of the result.
-    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
-        std::vector<float> inverse_length; // of `edge`
-        std::vector<glm::vec3> edge;       // the current vertex's edges to its neighbours, km
+    k.order.resize(n);
+    k.rank.assign(k.slots, 0);
+    std::vector<std::uint32_t> key(k.slots, 0), start(std::size_t(bands) * lon_bins + 1, 0);
+    // The keys on two threads (each vertex's own); the counts in one pass after.
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
         for (std::uint32_t at = begin; at < end; ++at) {
-            const std::uint32_t v = at;
-            const glm::vec3 p = pos[v];
-            const glm::vec3 up = glm::normalize(p);
-            const float s = up.y;
-            const Band band = band_at(s);
-            glm::vec3 east(up.z, 0.f, -up.x); // cross((0, 1, 0), up)
-            const float east_length = glm::length(east);
-            east = east_length > 1e-6f ? east / east_length : glm::vec3(1, 0, 0);
-            const glm::vec3 north = glm::cross(up, east);
-            const float hemisphere = s >= 0 ? 1.f : -1.f;
-            const glm::vec3 prevailing =
-                speed_peak * (band.zonal * east + hemisphere * band.poleward * north);
-            const bool sea = ocean[v];
-
-            // Surface gradient of the ground (ocean counts as flat at sea level), m/km: on an even
-            // ring of neighbours sum (dh e / |e|^2) is degree / 2 times the gradient.
-            const float h = sea ? 0.f : std::max(0.f, elevation[v]);
-            glm::vec3 gradient(0);
-            float length_sum = 0, length2_sum = 0;
-            bool coast = false;
-            const auto row = g.neighbours(v);
-            edge.clear();
-            inverse_length.clear();
-            for (const std::uint32_t k : row) {
-                const glm::vec3 e = pos[k] - p;
-                edge.push_back(e);
-                const float l2 = glm::dot(e, e);
-                const float l = std::sqrt(l2);
-                inverse_length.push_back(l > 0 ? 1.f / l : 0.f);
-                length_sum += l;
-                length2_sum += l2;
-                coast |= ocean[k] != ocean[v];
-                if (!(l2 > 0) || (sea && ocean[k])) continue; // open sea is flat
-                const float hk = ocean[k] ? 0.f : std::max(0.f, elevation[k]);
-                gradient += (hk - h) / l2 * (e - glm::dot(e, up) * up);
-            }
-            const float degree = float(std::max<std::size_t>(row.size(), 1));
-            gradient *= 2.f / degree;
-            const float edge_km = std::max(1e-3f, length_sum / degree);
-            area[v] = length2_sum / degree;
-
-            glm::vec3 w = prevailing;
-            float uplift = 0;
-            const float slope = glm::length(gradient);
-            if (slope > 1e-6f) {
-                const glm::vec3 uphill = gradient / slope;
-                const float climb = glm::dot(prevailing, uphill);
-                if (climb > 0) {
-                    uplift = climb / std::max(speed_peak, 1e-6f) * slope;
-                    // High, steep ground turns most of the uphill part of the wind along the
-                    // slope; the rest goes over and slows down.
-                    const auto block =
-                        float(0.8 * smoothstep(300, 2500, h) * smoothstep(0, 6, slope));
-                    w -= block * climb * uphill;
-                    const float speed = glm::length(w);
-                    if (speed > 1e-6f) w *= glm::length(prevailing) * (1.f - 0.3f * block) / speed;
-                }
-            }
-            if (!sea) w *= 0.8f; // friction over land
-            wind[v] = w;
-
-            Cell& c = sweep[v];
-            const double sea_level = equator - drop * double(band.cooling);
-            // Land below sea level warms by the lapse rate too (the Dead Sea), but a basin much
-            // deeper than that would hold a lake whose surface stands higher.
-            const double surface = std::max(double(elevation[v]), -lowest_dry_basin);
-            c.base_temperature = float(sea ? sea_level : sea_level - lapse * surface);
-            c.anomaly = sea ? 0.f : float(continental_anomaly_of_cooling(band.cooling));
-            // Forced ascent adds up to 1 to the rain efficiency: on steeper slopes than a few
-            // m/km the air does not rise faster than it can rain out.
-            c.efficiency = band.efficiency +
-                           (uplift > 0 ? float(std::tanh(double(uplift) / uplift_scale)) : 0.f);
-            c.flags = std::uint8_t((sea ? ocean_flag : 0) | (coast ? coast_flag : 0));
-
-            // Upwind neighbours: the (up to) three best lined up against the wind, weighted by the
-            // squared cosine of the angle, so that moisture spreads a little across the wind (as
-            // eddies spread it) without smearing far; calm vertices take their first neighbours
-            // evenly. `step_km` is the weighted distance the air travels from them.
-            const float speed = glm::length(w);
-            std::array<float, upwind_count> best_weight{}, best_back{};
-            std::uint32_t found = 0;
-            if (speed > 0.05f) {
-                const glm::vec3 along_wind = w / speed;
-                for (std::size_t i = 0; i < row.size(); ++i) {
-                    const float back = -glm::dot(along_wind, edge[i]);
-                    if (!(back > 0)) continue;
-                    const float cosine = back * inverse_length[i];
-                    const float weight = cosine;
-                    // Keep the best `upwind_count` by weight, sorted descending.
-                    std::uint32_t j = std::min(found, upwind_count - 1);
-                    if (found == upwind_count && weight <= best_weight[j]) continue;
-                    while (j > 0 && best_weight[j - 1] < weight) {
-                        best_weight[j] = best_weight[j - 1];
-                        best_back[j] = best_back[j - 1];
-                        c.upwind[j] = c.upwind[j - 1];
-                        --j;
-                    }
-                    best_weight[j] = weight;
-                    best_back[j] = back;
-                    c.upwind[j] = row[i];
-                    found = std::min(found + 1, upwind_count);
-                }
-            }
-            if (found == 0) {
-                for (std::size_t i = 0; i < row.size() && found < upwind_count; ++i) {
-                    best_weight[found] = 1;
-                    best_back[found] = glm::length(edge[i]);
-                    c.upwind[found] = row[i];
-                    ++found;
-                }
-            }
-            float total = 0, distance = 0;
-            for (std::uint32_t j = 0; j < found; ++j) {
-                total += best_weight[j];
-                distance += best_weight[j] * best_back[j];
-            }
-            for (std::uint32_t j = 0; j < upwind_count; ++j) {
-                if (j >= found) c.upwind[j] = v; // weight 0
-                c.weight[j] = j < found ? best_weight[j] / total : 0.f;
-            }
-            c.step_km = found ? std::max(distance / total, 1e-3f * edge_km) : edge_km;
-            c.decay = std::exp(-c.step_km / (sea ? evaporation_km : marine_km));
-            c.condensed = 1.f - std::exp(-c.step_km / condensation_km);
-            c.undried = std::exp(-band.drying * c.step_km / rain_km);
-            // Initial state: the ocean's air in balance with the sea, dry continental air on
-            // land.
-            marine[v] = sea ? 1.f : 0.f;
-            temperature[v] = c.base_temperature + c.anomaly;
-            flux[v] = (sea ? ocean_humidity : 0.3f) * capacity(temperature[v]);
-            if (part == 0 && (at & 0xFFFF) == 0)
-                progress.report(name(), 0.15 + 0.35 * double(2 * at) / double(n));
+            const std::uint32_t v = live[at];
+            const glm::vec3 p = pos_by_slot[v];
+            const float s = p.y / glm::length(p);
+            const auto bin = [](float fraction, std::uint32_t count) {
+                return std::min(count - 1, std::uint32_t(std::max(0.f, fraction) * float(count)));
+            };
+            std::uint32_t lon = bin(float(pseudo_angle(p.x, -p.z)) / 4.f, lon_bins); // eastward
+            if (band_at(s).zonal < 0) lon = lon_bins - 1 - lon;
+            key[v] = band_rank[bin((1.f - s) / 2.f, bands)] * lon_bins + lon;
         }
     });
-    progress.report(name(), 0.6);
+    for (const std::uint32_t v : live)
+        ++start[key[v] + 1];
+    for (std::size_t b = 0; b + 1 < start.size(); ++b)
+        start[b + 1] += start[b];
+    for (const std::uint32_t v : live) {
+        const std::uint32_t r = start[key[v]]++;
+        k.order[r] = v;
+        k.rank[v] = r;
+    }
+}
 
-    const auto moderation = float(params.ocean_moderation);
-    const auto scale = rain_scale * float(params.rainfall);
-    constexpr int passes = 3;
+// The three sweeps over every vertex in rank order; with `keep`, the air after each sweep
+// goes to the memory too.
+void sweep_all(Climate_module::Memory& k, float moderation, float scale, bool keep,
+               const Progress& progress, std::string_view name) {
+    const auto n = std::uint32_t(k.order.size());
+    Scratch_vector<float> flux, marine; // written before they are read
+    flux.resize(n);
+    marine.resize(n);
+    k.temperature.resize(n);
+    k.rain.resize(n);
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t r = begin; r < end; ++r)
+            std::tie(flux[r], marine[r]) = initial_air(k.sweep[r]);
+    });
     for (int pass = 0; pass < passes; ++pass) {
         for (std::uint32_t r = 0; r < n; ++r) {
-            const Cell& c = sweep[r];
+            const Cell& c = k.sweep[r];
             float f = 0, mu = 0;
             for (std::uint32_t j = 0; j < upwind_count; ++j) {
                 f += c.weight[j] * flux[c.upwind[j]];
                 mu += c.weight[j] * marine[c.upwind[j]];
             }
-            const float d = c.step_km;
-            const bool sea = c.flags & ocean_flag;
-            if (sea) {
-                mu = 1.f;
-            } else {
-                mu *= c.decay;
-                if (c.flags & coast_flag) mu = std::max(mu, 0.5f);
-            }
-            const float t = c.base_temperature + c.anomaly * (1.f - moderation * mu);
-            const float cap = capacity(t);
-            const float humid = std::sqrt(std::min(1.5f, f / (ocean_humidity * cap)));
-            const float k = c.efficiency * humid;
-            float p = scale * f * k;
-            f *= c.undried * std::exp(-(sea ? k : k * (1.f - recycling(t, p))) * d / rain_km);
-            if (f > cap) {
-                const float excess = (f - cap) * c.condensed;
-                f -= excess;
-                p += scale * rain_km * excess / d;
-            }
-            if (sea) {
-                const float target = ocean_humidity * cap;
-                f = target + (f - target) * c.decay;
-            }
-            flux[r] = f;
-            marine[r] = mu;
-            temperature[r] = t;
-            rain[r] = p;
+            const Step out = sweep_step(c, f, mu, moderation, scale);
+            flux[r] = out.flux;
+            marine[r] = out.marine;
+            k.temperature[r] = out.temperature;
+            k.rain[r] = out.rain;
         }
-        progress.report(name(), 0.6 + 0.3 * double(pass + 1) / passes);
+        if (keep) {
+            k.flux[std::size_t(pass)].assign(flux.begin(), flux.end());
+            k.marine[std::size_t(pass)].assign(marine.begin(), marine.end());
+        }
+        progress.report(name, 0.6 + 0.3 * double(pass + 1) / passes);
     }
+}
 
+// The sweeps again where the air can differ from the kept sweeps': at the vertices whose
+// records changed (`changed`, ranks) and downwind of any vertex whose air came out different,
+// in rank order within each sweep, as the whole sweep would meet them. Returns the ranks
+// whose temperature and rain the last sweep computed again.
+std::vector<std::uint32_t> sweep_again(Climate_module::Memory& k,
+                                       const std::vector<std::uint32_t>& changed,
+                                       const std::vector<std::pair<float, float>>& old_initial,
+                                       float moderation, float scale, std::size_t& met) {
+    const auto n = std::uint32_t(k.order.size());
+    // What a vertex reads of upwind vertex u while sweep p computes vertex r: u's air from this
+    // sweep when u comes first, else from the sweep before (or its initial air).
+    const auto air = [&](std::uint32_t u, int p, std::uint32_t r) -> std::pair<float, float> {
+        if (u < r) return {k.flux[std::size_t(p)][u], k.marine[std::size_t(p)][u]};
+        if (p == 0) return initial_air(k.sweep[u]);
+        return {k.flux[std::size_t(p - 1)][u], k.marine[std::size_t(p - 1)][u]};
+    };
+    const auto upwind_of = [&](std::uint32_t w, std::uint32_t u) {
+        const Cell& c = k.sweep[w];
+        return w != u && std::find(c.upwind.begin(), c.upwind.end(), u) != c.upwind.end();
+    };
+    std::array<std::vector<std::uint32_t>, passes> due;
+    std::vector<std::uint8_t> queued(std::size_t(n) * passes, 0);
+    const auto enqueue = [&](int p, std::uint32_t r) {
+        std::uint8_t& q = queued[std::size_t(r) * passes + std::size_t(p)];
+        if (q) return;
+        q = 1;
+        due[std::size_t(p)].push_back(r);
+        std::push_heap(due[std::size_t(p)].begin(), due[std::size_t(p)].end(), std::greater<>());
+    };
+    for (std::size_t i = 0; i < changed.size(); ++i) {
+        const std::uint32_t r = changed[i];
+        for (int p = 0; p < passes; ++p)
+            enqueue(p, r);
+        // Vertices before it read its initial air in the first sweep.
+        const auto now = initial_air(k.sweep[r]);
+        if (same_bits(now.first, old_initial[i].first) &&
+            same_bits(now.second, old_initial[i].second))
+            continue;
+        for (const std::uint32_t w : k.g.neighbours(r))
+            if (w < r && upwind_of(w, r)) enqueue(0, w);
+    }
+    std::vector<std::uint32_t> last;
+    std::vector<std::uint8_t> seen(n, 0);
+    met = 0;
+    for (int p = 0; p < passes; ++p) {
+        auto& heap = due[std::size_t(p)];
+        auto& flux = k.flux[std::size_t(p)];
+        auto& marine = k.marine[std::size_t(p)];
+        while (!heap.empty()) {
+            std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+            const std::uint32_t r = heap.back();
+            heap.pop_back();
+            if (!std::exchange(seen[r], 1)) ++met;
+            const Cell& c = k.sweep[r];
+            float f = 0, mu = 0;
+            for (std::uint32_t j = 0; j < upwind_count; ++j) {
+                const auto [uf, um] = air(c.upwind[j], p, r);
+                f += c.weight[j] * uf;
+                mu += c.weight[j] * um;
+            }
+            const Step out = sweep_step(c, f, mu, moderation, scale);
+            if (p == passes - 1) {
+                k.temperature[r] = out.temperature;
+                k.rain[r] = out.rain;
+                last.push_back(r);
+            }
+            if (same_bits(out.flux, flux[r]) && same_bits(out.marine, marine[r])) continue;
+            flux[r] = out.flux;
+            marine[r] = out.marine;
+            // Later vertices read it in this sweep, earlier ones in the next.
+            for (const std::uint32_t w : k.g.neighbours(r))
+                if (upwind_of(w, r)) {
+                    if (w > r)
+                        enqueue(p, w);
+                    else if (p + 1 < passes)
+                        enqueue(p + 1, w);
+                }
+        }
+    }
+    return last;
+}
+
+// The report's figures, over every vertex in rank order.
+Dict climate_report(const Climate_module::Memory& k) {
     float lo = std::numeric_limits<float>::max(), hi = std::numeric_limits<float>::lowest();
     double rain_area = 0, total_area = 0, land_rain_area = 0, land_area = 0;
-    // Back to slot order on two threads (each rank writes its own slot; dead slots stay 0);
-    // the sums stay in rank order on one.
-    std::vector<float> temperature_at(slots, 0.f), rain_at(slots, 0.f);
-    std::vector<glm::vec3> wind_at(slots, glm::vec3(0));
-    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t r = begin; r < end; ++r) {
-            const std::uint32_t i = order[r];
-            temperature_at[i] = temperature[r];
-            rain_at[i] = rain[r];
-            wind_at[i] = wind[r];
-        }
-    });
+    const auto n = std::uint32_t(k.order.size());
     for (std::uint32_t r = 0; r < n; ++r) {
-        lo = std::min(lo, temperature[r]);
-        hi = std::max(hi, temperature[r]);
-        const double a = area[r];
-        rain_area += a * rain[r];
+        lo = std::min(lo, k.temperature[r]);
+        hi = std::max(hi, k.temperature[r]);
+        const double a = k.area[r];
+        rain_area += a * k.rain[r];
         total_area += a;
-        if (!(sweep[r].flags & ocean_flag)) {
-            land_rain_area += a * rain[r];
+        if (!(k.sweep[r].flags & ocean_flag)) {
+            land_rain_area += a * k.rain[r];
             land_area += a;
         }
-    }
-    {
-        // Whole chunks at a time, on two threads: far cheaper than a copy-on-write check per
-        // value. Dead slots get zeros.
-        auto [wind_out, temperature_out, precipitation_out] =
-            world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
-        const auto copy = [](auto& out, const auto& values) {
-            parallel_chunks(out, [&](std::size_t first, auto span) {
-                if (first >= values.size()) return;
-                std::copy_n(values.begin() + std::ptrdiff_t(first),
-                            std::min(span.size(), values.size() - first), span.begin());
-            });
-        };
-        copy(wind_out, wind_at);
-        copy(temperature_out, temperature_at);
-        copy(precipitation_out, rain_at);
     }
     Dict report;
     report.set("min_temperature", double(lo));
@@ -579,6 +667,232 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
     report.set("mean_precipitation", total_area > 0 ? rain_area / total_area : 0.0);
     report.set("land_mean_precipitation", land_area > 0 ? land_rain_area / land_area : 0.0);
     return report;
+}
+
+// Writes every vertex's wind, temperature and precipitation (dead slots get zeros).
+void write_all(World& world, const Climate_module::Memory& k) {
+    const auto n = std::uint32_t(k.order.size());
+    // Back to slot order on two threads (each rank writes its own slot; dead slots stay 0).
+    std::vector<float> temperature_at(k.slots, 0.f), rain_at(k.slots, 0.f);
+    std::vector<glm::vec3> wind_at(k.slots, glm::vec3(0));
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t r = begin; r < end; ++r) {
+            const std::uint32_t i = k.order[r];
+            temperature_at[i] = k.temperature[r];
+            rain_at[i] = k.rain[r];
+            wind_at[i] = k.wind[r];
+        }
+    });
+    // Whole chunks at a time, on two threads: far cheaper than a copy-on-write check per
+    // value.
+    auto [wind_out, temperature_out, precipitation_out] =
+        world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
+    const auto copy = [](auto& out, const auto& values) {
+        parallel_chunks(out, [&](std::size_t first, auto span) {
+            if (first >= values.size()) return;
+            std::copy_n(values.begin() + std::ptrdiff_t(first),
+                        std::min(span.size(), values.size() - first), span.begin());
+        });
+    };
+    copy(wind_out, wind_at);
+    copy(temperature_out, temperature_at);
+    copy(precipitation_out, rain_at);
+}
+
+// The versions of the three output layers (0 where one is missing).
+std::array<std::uint64_t, 3> output_versions(const World& world) {
+    const auto version = [&](const auto& info) -> std::uint64_t {
+        const auto* layer = world.layer(info);
+        return layer ? layer->version() : 0;
+    };
+    return {version(wind_layer), version(temperature_layer), version(precipitation_layer)};
+}
+
+} // namespace
+
+Dict Climate_module::run_with(World& world, const Climate_params& params,
+                              const Progress& progress) const {
+    const auto* position = world.layer(position_layer);
+    const auto* elevation_in = world.layer(elevation_layer);
+    if (!position || !elevation_in)
+        throw std::runtime_error("module 'climate' needs the layers position and elevation "
+                                 "(run 'elevation' first)");
+    const Mesh& m = world.mesh();
+    if (m.vertex_count() == 0) throw std::runtime_error("module 'climate' needs vertices");
+    const bool keep = m.vertex_count() <= run_memory_limit();
+
+    // The kept state leaves the module while a run uses it: a run that stops halfway (an
+    // exception, a cancellation) drops it rather than leave it half updated.
+    std::unique_ptr<Memory> kept;
+    {
+        const std::lock_guard lock(memory_mutex_);
+        kept = std::move(memory_);
+    }
+    if (kept && !(keep && kept->mesh_version == world.mesh_version() &&
+                  kept->position_version == position->version() && kept->params == params &&
+                  kept->slots == m.vertex_slots()))
+        kept.reset();
+    Dict report =
+        kept ? run_again(world, *kept, progress) : run_whole(world, params, kept, keep, progress);
+    if (keep) {
+        kept->written = output_versions(world);
+        const std::lock_guard lock(memory_mutex_);
+        memory_ = std::move(kept);
+    }
+    return report;
+}
+
+Dict Climate_module::run_whole(World& world, const Climate_params& params,
+                               std::unique_ptr<Memory>& kept, bool keep,
+                               const Progress& progress) const {
+    const auto& position = *world.layer(position_layer);
+    const auto& elevation_in = *world.layer(elevation_layer);
+    const Mesh& m = world.mesh();
+    kept = std::make_unique<Memory>();
+    Memory& k = *kept;
+    k.mesh_version = world.mesh_version();
+    k.position_version = position.version();
+    k.params = params;
+    k.slots = m.vertex_slots();
+
+    std::vector<std::uint32_t> live;
+    live.reserve(m.vertex_count());
+    std::vector<glm::vec3> pos(k.slots, glm::vec3(0));
+    std::vector<float> elevation(k.slots, 0.f);
+    for (const Vertex v : m.vertices()) {
+        live.push_back(v.index());
+        pos[v.index()] = position[v];
+        elevation[v.index()] = elevation_in[v];
+    }
+    const auto n = std::uint32_t(live.size());
+    number_by_sweep(k, live, pos);
+
+    // From here on every vertex goes by its rank in the sweep: the sweep order runs along
+    // latitude bands, so a vertex's neighbours sit a few ranks away and their values share
+    // cache lines, where the refined mesh's slots scatter them over the whole array (reading
+    // the neighbours in slot order missed the cache on most reads, two thirds of the module's
+    // time). The rows keep the edge-scan order, so every sum below adds in the same order.
+    k.pos.resize(n);
+    k.elevation.resize(n);
+    for (std::uint32_t r = 0; r < n; ++r) {
+        k.pos[r] = pos[k.order[r]];
+        k.elevation[r] = elevation[k.order[r]];
+    }
+    if (keep)
+        k.elevation_by_slot = std::move(elevation);
+    else
+        elevation = {};
+    pos = {};
+    k.g = renumbered_adjacency(m, k.rank, n);
+    k.ocean = world_ocean(k.g, k.elevation, k.order, 0.f, 0.002);
+    progress.report(name(), 0.15);
+
+    // Everything local to a vertex, in sweep order: the prevailing wind bent where it runs up
+    // high ground, the ascent it is forced into, and the upwind neighbours. Each array is
+    // written whole by this pass before it is read, so none is initialised: the two threads
+    // touch the pages first, instead of one thread filling a hundred megabytes of records
+    // that are then overwritten. (Huge pages for the records cut the page faults but raised
+    // the system time under load: the kernel compacts memory to find them.) Each vertex
+    // writes only its own wind, area and sweep record, so two threads split the vertices
+    // without changing a bit of the result.
+    k.wind.resize(n);
+    k.sweep.resize(n);
+    k.area.resize(n);
+    parallel_ranges(n, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        Local_pass local(k, params);
+        for (std::uint32_t at = begin; at < end; ++at) {
+            local(at);
+            if (part == 0 && (at & 0xFFFF) == 0)
+                progress.report(name(), 0.15 + 0.35 * double(2 * at) / double(n));
+        }
+    });
+    progress.report(name(), 0.6);
+
+    sweep_all(k, float(params.ocean_moderation), rain_scale * float(params.rainfall), keep,
+              progress, name());
+    write_all(world, k);
+    last_run_vertices_ = n;
+    return climate_report(k);
+}
+
+Dict Climate_module::run_again(World& world, Memory& k, const Progress& progress) const {
+    const auto& elevation_in = *world.layer(elevation_layer);
+    const Mesh& m = world.mesh();
+    // The vertices whose elevation changed since the kept run, found chunk by chunk.
+    std::vector<std::uint32_t> moved; // ranks
+    bool crossed = false;             // one of them crossed sea level
+    for (std::size_t c = 0; c < elevation_in.chunk_count(); ++c) {
+        const auto values = elevation_in.chunk(c);
+        const std::size_t first = c * Chunked_array<float>::chunk_size;
+        const std::size_t size = std::min(values.size(), std::size_t(k.slots) - first);
+        float* kept = k.elevation_by_slot.data() + first;
+        if (std::memcmp(values.data(), kept, size * sizeof(float)) == 0) continue;
+        for (std::size_t i = 0; i < size; ++i) {
+            const auto s = std::uint32_t(first + i);
+            if (same_bits(values[i], kept[i]) || !m.contains(Vertex{s})) continue;
+            crossed |= (values[i] < 0.f) != (kept[i] < 0.f);
+            kept[i] = values[i];
+            k.elevation[k.rank[s]] = values[i];
+            moved.push_back(k.rank[s]);
+        }
+    }
+    progress.report(name(), 0.1);
+    // Whether a vertex is ocean depends on the whole world's coasts, but only on which
+    // vertices lie below sea level.
+    if (crossed) {
+        std::vector<std::uint8_t> ocean = world_ocean(k.g, k.elevation, k.order, 0.f, 0.002);
+        for (std::uint32_t r = 0; r < ocean.size(); ++r)
+            if (ocean[r] != k.ocean[r]) moved.push_back(r);
+        k.ocean = std::move(ocean);
+    }
+    // A vertex's record reads its neighbours' heights and ocean too.
+    std::vector<std::uint32_t> changed;
+    {
+        std::vector<std::uint8_t> mark(k.order.size(), 0);
+        const auto add = [&](std::uint32_t r) {
+            if (!mark[r]) {
+                mark[r] = 1;
+                changed.push_back(r);
+            }
+        };
+        for (const std::uint32_t r : moved) {
+            add(r);
+            for (const std::uint32_t w : k.g.neighbours(r))
+                add(w);
+        }
+    }
+    std::vector<std::pair<float, float>> old_initial;
+    old_initial.reserve(changed.size());
+    Local_pass local(k, k.params);
+    for (const std::uint32_t r : changed) {
+        old_initial.push_back(initial_air(k.sweep[r]));
+        local(r);
+    }
+    progress.report(name(), 0.3);
+    std::size_t met = 0;
+    const std::vector<std::uint32_t> last =
+        sweep_again(k, changed, old_initial, float(k.params.ocean_moderation),
+                    rain_scale * float(k.params.rainfall), met);
+    last_run_vertices_ = met;
+    progress.report(name(), 0.9);
+
+    if (output_versions(world) != k.written) {
+        write_all(world, k);
+    } else if (!last.empty() || !changed.empty()) {
+        // The layers still hold the kept run's values: only what changed is written, so an
+        // edit's undo step copies the few chunks it touched rather than three whole layers.
+        auto [wind_out, temperature_out, precipitation_out] =
+            world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
+        for (const std::uint32_t r : changed)
+            if (const Vertex v{k.order[r]}; wind_out.get(v) != k.wind[r]) wind_out[v] = k.wind[r];
+        for (const std::uint32_t r : last) {
+            const Vertex v{k.order[r]};
+            if (!same_bits(temperature_out.get(v), k.temperature[r]))
+                temperature_out[v] = k.temperature[r];
+            if (!same_bits(precipitation_out.get(v), k.rain[r])) precipitation_out[v] = k.rain[r];
+        }
+    }
+    return climate_report(k);
 }
 
 } // namespace orbis::gen

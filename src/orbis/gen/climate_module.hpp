@@ -7,6 +7,10 @@
 
 #include <glm/vec3.hpp>
 
+#include <atomic>
+#include <memory>
+#include <mutex>
+
 #include <string_view>
 
 namespace orbis::gen {
@@ -32,6 +36,9 @@ struct Climate_params {
     double ocean_moderation = 0.7;
     double rainfall = 1.0;   ///< scale of all precipitation (1: Earth-like)
     double wind_speed = 7.0; ///< peak speed of the prevailing winds (m/s)
+
+    /// Field by field.
+    bool operator==(const Climate_params&) const = default;
 };
 
 /// `climate`: winds by latitude band, temperature and precipitation. Reads position and
@@ -66,6 +73,12 @@ struct Climate_params {
 /// time, about 0.5 s per million vertices and 170 bytes of scratch per vertex.
 class Climate_module final : public Module_of<Climate_params> {
 public:
+    /// What a run computes by sweep rank (defined with the module).
+    struct Memory;
+
+    /// A module with nothing kept.
+    Climate_module();
+    ~Climate_module() override;
     /// "climate".
     std::string_view name() const override { return "climate"; }
     /// What it does, reads and writes.
@@ -77,8 +90,25 @@ public:
     /// Computes the climate; report {"min_temperature", "max_temperature", "mean_precipitation",
     /// "land_mean_precipitation"} (means weighted by an estimate of each vertex's area, mm/yr).
     /// \throws std::runtime_error naming the missing input.
+    /// With run memory (run_memory_limit()), the run keeps its state, and the next run on the
+    /// same mesh, positions and parameters redoes only the vertices whose elevation changed
+    /// (or whose ocean did), their neighbours and the air downwind as far as it comes out
+    /// different, and writes only the values that changed: the same bytes as a whole run.
     Dict run_with(World& world, const Climate_params& params,
                   const Progress& progress) const override;
+
+    /// How many vertices the last run swept: all of them for a whole run, the ones an edit
+    /// reached for a run from kept state.
+    std::size_t last_run_vertices() const { return last_run_vertices_; }
+
+private:
+    Dict run_whole(World& world, const Climate_params& params, std::unique_ptr<Memory>& kept,
+                   bool keep, const Progress& progress) const;
+    Dict run_again(World& world, Memory& kept, const Progress& progress) const;
+
+    mutable std::mutex memory_mutex_;
+    mutable std::unique_ptr<Memory> memory_; // taken out while a run uses it
+    mutable std::atomic<std::size_t> last_run_vertices_{0};
 };
 
 } // namespace orbis::gen

@@ -11,14 +11,17 @@
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/pipeline.hpp>
 #include <orbis/gen/refresh.hpp>
+#include <orbis/gen/run_memory.hpp>
 #include <orbis/gen/spatial_order.hpp>
 #include <orbis/gen/vertex_adjacency.hpp>
 #include <orbis/gen/world_ocean.hpp>
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -164,6 +167,39 @@ void live_water_after_stroke(benchmark::State& state) {
     state.counters["vertices"] = double(base.mesh().vertex_count());
 }
 
+// The same with run memory on, as in the editor: climate and hydrology keep what they computed
+// for the world before the stroke (re-running them on it, untimed, sets that state and leaves
+// the layers they wrote), and the timed refresh redoes what the stroke reaches.
+void live_water_with_run_memory(benchmark::State& state) {
+    const World& base = world_through(state.range(0), "biome");
+    const auto& position = *base.layer(position_layer);
+    const glm::dvec3 centre(position[*base.mesh().vertices().begin()]);
+    edit::Brush brush;
+    brush.layer = "elevation";
+    brush.mode = edit::Brush_mode::lower;
+    brush.radius_km = 200;
+    brush.strength = 500;
+    set_run_memory_limit(std::numeric_limits<std::uint32_t>::max());
+    std::size_t ran = 0;
+    for (auto _ : state) {
+        // The world as the last live water update left it: its layers are what the modules
+        // kept.
+        World world = base;
+        for (const Step_record& step : base.provenance().steps)
+            if (std::find(live_water_modules.begin(), live_water_modules.end(), step.module) !=
+                live_water_modules.end())
+                run_module(world, *builtin_modules().find(step.module), step.params);
+        for (int d = 0; d < 10; ++d)
+            edit::apply_dab(world, brush, centre + glm::dvec3(50.0 * d, 0, 0));
+        const auto start = Clock::now();
+        ran = refresh_stale_steps(world, builtin_modules(), live_water_modules);
+        state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
+    }
+    set_run_memory_limit(0);
+    state.counters["steps_rerun"] = double(ran);
+    state.counters["vertices"] = double(base.mesh().vertex_count());
+}
+
 void sizes(benchmark::internal::Benchmark* b) {
     b->ArgNames({"n"})->Arg(1'000'000);
     // 10M takes minutes to set up; ORBIS_BENCH_10M=1 adds it.
@@ -180,5 +216,6 @@ BENCHMARK(route_flow_renumbered)->Apply(sizes);
 BENCHMARK(biome)->Apply(sizes);
 BENCHMARK(erosion_iteration)->Apply(sizes);
 BENCHMARK(live_water_after_stroke)->Apply(sizes);
+BENCHMARK(live_water_with_run_memory)->Apply(sizes);
 
 BENCHMARK_MAIN();

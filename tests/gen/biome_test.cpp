@@ -8,6 +8,7 @@
 #include <orbis/gen/hydrology_module.hpp>
 #include <orbis/gen/module.hpp>
 #include <orbis/gen/plates_module.hpp>
+#include <orbis/gen/run_memory.hpp>
 #include <orbis/gen/sphere_module.hpp>
 #include <orbis/gen/vertex_adjacency.hpp>
 #include <orbis/gen/world_ocean.hpp>
@@ -175,6 +176,52 @@ TEST(Biome, OceanAndLakeLayersWinOverElevation) {
             EXPECT_NE(b, Biome::lake);
         }
     }
+}
+
+// With run memory, a run after the climate and the water changed in a region classifies only
+// what changed, and gives what a whole run gives; so does running it on the world from before.
+TEST(Biome, ARunFromKeptStateGivesAWholeRunsBiomes) {
+    set_run_memory_limit(1u << 30);
+    // Small rivers flood their lowland too, so that the rivers' changes show in the biomes.
+    Dict floodplains;
+    floodplains.set("wetland_discharge", 20.0);
+    const Climate_module climate;
+    const Hydrology_module hydrology;
+    const Biome_module biome;
+    World world = climate_planet(4, 20000);
+    run_module(world, hydrology, {});
+    run_module(world, biome, floodplains);
+    const World before = world;
+    {
+        // A region made high and dry: its climate, rivers and biomes change.
+        const auto& position = *world.layer(position_layer);
+        const glm::vec3 centre = glm::normalize(position[*world.mesh().vertices().begin()]);
+        auto [elevation] = world.lock_layer(elevation_layer);
+        for (const Vertex v : world.mesh().vertices())
+            if (glm::length(glm::normalize(position[v]) - centre) < 0.2f)
+                elevation[v] = elevation.get(v) + 2500.f;
+    }
+    run_module(world, climate, {});
+    run_module(world, hydrology, {});
+    const Dict report = run_module(world, biome, floodplains);
+    set_run_memory_limit(0);
+    World whole = world;
+    EXPECT_EQ(run_module(whole, Biome_module{}, floodplains), report);
+    std::size_t differ = 0;
+    for (const Vertex v : world.mesh().vertices()) {
+        ASSERT_EQ((*world.layer(biome_layer))[v], (*whole.layer(biome_layer))[v]);
+        differ += (*world.layer(biome_layer))[v] != (*before.layer(biome_layer))[v];
+    }
+    EXPECT_GT(differ, 0u) << "the edit changed some biomes";
+
+    set_run_memory_limit(1u << 30);
+    World undone = before;
+    run_module(undone, climate, {});
+    run_module(undone, hydrology, {});
+    run_module(undone, biome, floodplains);
+    set_run_memory_limit(0);
+    for (const Vertex v : world.mesh().vertices())
+        ASSERT_EQ((*undone.layer(biome_layer))[v], (*before.layer(biome_layer))[v]);
 }
 
 TEST(Biome, RefusesWithoutClimate) {

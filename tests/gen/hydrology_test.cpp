@@ -4,6 +4,7 @@
 // water conserved at every vertex and over the world; on generated worlds and on hand-made
 // terrain (a bowl, a plateau with one outlet, a planet without an ocean).
 #include <orbis/core/world.hpp>
+#include <orbis/gen/climate_module.hpp>
 #include <orbis/gen/elevation_module.hpp>
 #include <orbis/gen/flow_routing.hpp>
 #include <orbis/gen/hydrology_module.hpp>
@@ -12,6 +13,7 @@
 #include <orbis/gen/plates_module.hpp>
 #include <orbis/gen/refine_module.hpp>
 #include <orbis/gen/refresh.hpp>
+#include <orbis/gen/run_memory.hpp>
 #include <orbis/gen/sphere_module.hpp>
 #include <orbis/gen/world_ocean.hpp>
 
@@ -20,6 +22,7 @@
 
 #include <cmath>
 #include <functional>
+#include <optional>
 
 namespace {
 
@@ -424,6 +427,76 @@ TEST(Hydrology, ADamAcrossAValleyMakesALakeAndANewBasinUntilUndone) {
     world = before;
     EXPECT_EQ((*world.layer(lake_layer))[upstream], -1);
     EXPECT_FALSE(first_stale_step(world, live_water_modules));
+}
+
+// Adds `metres` to the elevation within `radius` (chord of the unit sphere) of `centre`.
+void raise_around(World& world, Vertex centre, float radius, float metres) {
+    const auto& position = *world.layer(position_layer);
+    const glm::vec3 c = glm::normalize(position[centre]);
+    auto [elevation] = world.lock_layer(elevation_layer);
+    for (const Vertex v : world.mesh().vertices())
+        if (glm::length(glm::normalize(position[v]) - c) < radius)
+            elevation[v] = elevation.get(v) + metres;
+}
+
+// Every water layer and the "hydrology" Dict, equal bit for bit.
+void expect_same_water(const World& a, const World& b) {
+    const Mesh& m = a.mesh();
+    for (const Edge e : m.edges()) {
+        ASSERT_EQ((*a.layer(discharge_layer))[e], (*b.layer(discharge_layer))[e]);
+        ASSERT_EQ((*a.layer(discharge_layer))[e.sym()], (*b.layer(discharge_layer))[e.sym()]);
+    }
+    for (const Vertex v : m.vertices()) {
+        ASSERT_EQ((*a.layer(ocean_layer))[v], (*b.layer(ocean_layer))[v]) << v.index();
+        ASSERT_EQ((*a.layer(lake_layer))[v], (*b.layer(lake_layer))[v]) << v.index();
+        ASSERT_EQ((*a.layer(basin_layer))[v], (*b.layer(basin_layer))[v]) << v.index();
+        ASSERT_EQ((*a.layer(water_level_layer))[v], (*b.layer(water_level_layer))[v]);
+        ASSERT_EQ((*a.layer(runoff_layer))[v], (*b.layer(runoff_layer))[v]) << v.index();
+    }
+    EXPECT_EQ(*a.layer(hydrology_dict_name), *b.layer(hydrology_dict_name));
+}
+
+TEST(HydrologyRunMemory, ARunAfterAnEditGivesAWholeRunsBytes) {
+    set_run_memory_limit(1u << 30);
+    const Climate_module climate;
+    const Hydrology_module hydrology;
+    World world = planet(9, 20000);
+    run_module(world, climate, {});
+    run_module(world, hydrology, {});
+    const World before = world;
+
+    // A range raised across the land and a stretch of coast sunk below sea level.
+    const auto& elevation = *world.layer(elevation_layer);
+    const auto& ocean = *world.layer(ocean_layer);
+    std::optional<Vertex> high, shore;
+    for (const Vertex v : world.mesh().vertices()) {
+        if (!high && elevation[v] > 300.f && elevation[v] < 1000.f) high = v;
+        if (!shore && !ocean[v] && elevation[v] > 0.f && elevation[v] < 300.f)
+            for (const Edge e : v.edges(world.mesh()))
+                if (ocean[e.dest(world.mesh())]) shore = v;
+    }
+    ASSERT_TRUE(high && shore);
+    raise_around(world, *high, 0.04f, 2000.f);
+    raise_around(world, *shore, 0.03f, -1500.f);
+    run_module(world, climate, {});
+    const Dict report = run_module(world, hydrology, {});
+    std::size_t grew = 0;
+    for (const Vertex v : world.mesh().vertices())
+        grew += (*world.layer(ocean_layer))[v] && !(*before.layer(ocean_layer))[v];
+    EXPECT_GT(grew, 0u) << "the sunk coast joined the ocean";
+
+    set_run_memory_limit(0);
+    World whole = world;
+    EXPECT_EQ(run_module(whole, Hydrology_module{}, {}), report);
+    expect_same_water(world, whole);
+
+    // Undo: the world from before the edit, run from the edited state's memory.
+    set_run_memory_limit(1u << 30);
+    World undone = before;
+    run_module(undone, climate, {});
+    run_module(undone, hydrology, {});
+    expect_same_water(undone, before);
+    set_run_memory_limit(0);
 }
 
 } // namespace

@@ -5,13 +5,20 @@
 #include "orbis/gen/climate_module.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/hydrology_module.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/run_memory.hpp"
 #include "orbis/gen/vertex_adjacency.hpp"
 #include "orbis/gen/world_ocean.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <memory>
+#include <mutex>
+#include <span>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace orbis::gen {
@@ -122,6 +129,28 @@ Layer_uses Biome_module::layers_for(const Biome_params&) const {
             .writes = {Layer_use::of(biome_layer).with_hints(biome_hints())}};
 }
 
+// What a run keeps for the next one on the same mesh (see run_memory.hpp): its inputs by slot,
+// each vertex's outflow and biome, and the counts.
+struct Biome_module::Memory {
+    // What the kept state was computed for.
+    std::uint64_t mesh_version = 0;
+    Biome_params params;
+    std::uint32_t slots = 0;
+    std::size_t edge_slots = 0;
+    bool has_ocean = false, has_lake = false, has_height = false, has_discharge = false;
+    std::vector<float> temperature, precipitation, height; // by slot
+    std::vector<std::uint8_t> ocean;                       // by slot
+    std::vector<std::int32_t> lake;                        // by slot
+    std::vector<float> discharge;                          // by edge slot
+    std::vector<float> outflow;                            // by slot: the largest discharge out
+    std::vector<std::int32_t> biome;                       // by slot
+    std::array<std::int64_t, std::size_t(biome_count)> counts{};
+    std::uint64_t written = 0; // the biome layer's version right after the run wrote it
+};
+
+Biome_module::Biome_module() = default;
+Biome_module::~Biome_module() = default;
+
 Dict Biome_module::run_with(World& world, const Biome_params& params,
                             const Progress& progress) const {
     const auto* temperature = world.layer(temperature_layer);
@@ -135,60 +164,147 @@ Dict Biome_module::run_with(World& world, const Biome_params& params,
     const auto* discharge = world.layer(discharge_layer);
     const Mesh& m = world.mesh();
     const std::uint32_t slots = m.vertex_slots();
+    // Without an ocean layer the ocean comes from the whole world's elevation: nothing to keep.
+    const bool keep = m.vertex_count() <= run_memory_limit() && (ocean_in || !elevation_in);
 
-    std::vector<float> height(slots, 0.f);
-    if (elevation_in) {
-        for (const Vertex v : m.vertices())
-            height[v.index()] = (*elevation_in)[v];
-    }
-    std::vector<std::uint8_t> ocean(slots, 0);
-    if (ocean_in) {
-        for (const Vertex v : m.vertices())
-            ocean[v.index()] = (*ocean_in)[v];
-    } else if (elevation_in) {
-        ocean = world_ocean(vertex_adjacency(m, Neighbour_order::edge_scan), height);
-    }
-    // The discharge leaving each vertex: its river, if any.
-    std::vector<float> outflow;
-    if (discharge) {
-        outflow.assign(slots, 0.f);
-        for (const Edge e : m.edges())
-            for (const Edge d : {e, e.sym()}) {
-                float& out = outflow[d.origin(m).index()];
-                out = std::max(out, (*discharge)[d]);
-            }
-    }
-    progress.report(name(), 0.4);
-
-    std::array<std::int64_t, std::size_t(biome_count)> counts{};
+    std::unique_ptr<Memory> kept;
     {
-        auto [biome] = world.lock_layer(biome_layer);
-        for (const Vertex v : m.vertices()) {
-            const std::uint32_t i = v.index();
-            const double t = (*temperature)[v], p = (*precipitation)[v];
-            Biome b;
-            if (ocean[i]) {
-                b = Biome::ocean;
-            } else if (lake && (*lake)[v] >= 0) {
-                b = Biome::lake;
-            } else {
-                b = classify_biome(t, p, params);
-                const bool thawed = b != Biome::ice && b != Biome::tundra;
-                if (thawed && elevation_in) {
-                    const bool floodplain = !outflow.empty() &&
-                                            outflow[i] >= params.wetland_discharge &&
-                                            height[i] < 300.f;
-                    const bool marsh = p > params.wetland_rainfall && height[i] < wetland_height;
-                    if (floodplain || marsh) b = Biome::wetland;
+        const std::lock_guard lock(memory_mutex_);
+        kept = std::move(memory_);
+    }
+    if (kept && !(keep && kept->mesh_version == world.mesh_version() && kept->params == params &&
+                  kept->slots == slots && kept->edge_slots == m.edge_slots() &&
+                  kept->has_ocean == (ocean_in != nullptr) && kept->has_lake == (lake != nullptr) &&
+                  kept->has_height == (elevation_in != nullptr) &&
+                  kept->has_discharge == (discharge != nullptr)))
+        kept.reset();
+    const bool again = kept != nullptr;
+    if (!again) {
+        kept = std::make_unique<Memory>();
+        Memory& k = *kept;
+        k.mesh_version = world.mesh_version();
+        k.params = params;
+        k.slots = slots;
+        k.edge_slots = m.edge_slots();
+        k.has_ocean = ocean_in != nullptr;
+        k.has_lake = lake != nullptr;
+        k.has_height = elevation_in != nullptr;
+        k.has_discharge = discharge != nullptr;
+    }
+    Memory& k = *kept;
+    // The biome of the vertex at slot i from the kept inputs.
+    const auto classify = [&](std::uint32_t i) {
+        const double t = k.temperature[i], p = k.precipitation[i];
+        if (k.ocean[i]) return Biome::ocean;
+        if (lake && k.lake[i] >= 0) return Biome::lake;
+        Biome b = classify_biome(t, p, params);
+        const bool thawed = b != Biome::ice && b != Biome::tundra;
+        if (thawed && elevation_in) {
+            const bool floodplain =
+                discharge && k.outflow[i] >= params.wetland_discharge && k.height[i] < 300.f;
+            const bool marsh = p > params.wetland_rainfall && k.height[i] < wetland_height;
+            if (floodplain || marsh) b = Biome::wetland;
+        }
+        return b;
+    };
+    // The largest discharge leaving the vertex at slot i: its river, if any.
+    const auto outflow_of = [&](std::uint32_t i) {
+        float out = 0;
+        for (const Edge e : Vertex{i}.edges(m))
+            out = std::max(out, (*discharge)[e]);
+        return out;
+    };
+    // Slots whose biome may have changed since the kept run.
+    std::vector<std::uint32_t> changed;
+    if (!again) {
+        const auto copy = [&](const auto* layer, auto& out, auto fallback) {
+            out.assign(std::max<std::size_t>(slots, layer ? layer->size() : 0), fallback);
+            if (layer)
+                for (std::size_t c = 0; c < layer->chunk_count(); ++c) {
+                    const auto values = layer->chunk(c);
+                    std::copy(
+                        values.begin(), values.end(),
+                        out.begin() +
+                            std::ptrdiff_t(c * Chunked_array<typename std::decay_t<
+                                                   decltype(*layer)>::value_type>::chunk_size));
                 }
+        };
+        copy(temperature, k.temperature, 0.f);
+        copy(precipitation, k.precipitation, 0.f);
+        copy(elevation_in, k.height, 0.f);
+        copy(lake, k.lake, std::int32_t(-1));
+        copy(ocean_in, k.ocean, std::uint8_t(0));
+        if (!ocean_in && elevation_in)
+            k.ocean = world_ocean(vertex_adjacency(m, Neighbour_order::edge_scan), k.height);
+        if (discharge) {
+            k.outflow.assign(slots, 0.f);
+            for (const Edge e : m.edges())
+                for (const Edge d : {e, e.sym()}) {
+                    float& out = k.outflow[d.origin(m).index()];
+                    out = std::max(out, (*discharge)[d]);
+                }
+            if (keep) copy(discharge, k.discharge, 0.f);
+        }
+        progress.report(name(), 0.4);
+        k.biome.assign(slots, 0);
+        for (const Vertex v : m.vertices()) {
+            const Biome b = classify(v.index());
+            k.biome[v.index()] = std::int32_t(b);
+            ++k.counts[std::size_t(b)];
+        }
+    } else {
+        std::vector<std::uint8_t> mark(slots, 0);
+        const auto add = [&](std::size_t i) {
+            if (i < slots && !std::exchange(mark[i], 1) && m.contains(Vertex{std::uint32_t(i)}))
+                changed.push_back(std::uint32_t(i));
+        };
+        const auto on_vertex = [&](std::size_t i, auto, auto) { add(i); };
+        update_changed(*temperature, k.temperature.data(), on_vertex);
+        update_changed(*precipitation, k.precipitation.data(), on_vertex);
+        if (elevation_in) update_changed(*elevation_in, k.height.data(), on_vertex);
+        if (lake) update_changed(*lake, k.lake.data(), on_vertex);
+        if (ocean_in) update_changed(*ocean_in, reinterpret_cast<bool*>(k.ocean.data()), on_vertex);
+        if (discharge) {
+            std::vector<std::uint32_t> sources;
+            update_changed(*discharge, k.discharge.data(), [&](std::size_t e, float, float) {
+                const Edge d{std::uint32_t(e)};
+                if (m.contains(d)) sources.push_back(d.origin(m).index());
+            });
+            for (const std::uint32_t i : sources) {
+                k.outflow[i] = outflow_of(i);
+                add(i);
             }
-            biome[v] = std::int32_t(b);
-            ++counts[std::size_t(b)];
+        }
+        progress.report(name(), 0.4);
+        for (const std::uint32_t i : changed) {
+            const Biome b = classify(i);
+            --k.counts[std::size_t(k.biome[i])];
+            ++k.counts[std::size_t(b)];
+            k.biome[i] = std::int32_t(b);
+        }
+    }
+    {
+        const auto* existing = world.layer(biome_layer);
+        auto [biome] = world.lock_layer(biome_layer);
+        if (again && existing && existing->version() == k.written) {
+            // The layer still holds the kept biomes: only the changed ones are written.
+            for (const std::uint32_t i : changed)
+                if (biome.get(Vertex{i}) != k.biome[i]) biome[Vertex{i}] = k.biome[i];
+        } else {
+            parallel_changed_chunks(biome, [&](std::size_t first, std::span<std::int32_t> out) {
+                for (std::size_t i = 0; i < out.size(); ++i)
+                    if (m.contains(Vertex{std::uint32_t(first + i)})) out[i] = k.biome[first + i];
+            });
         }
     }
     Dict report;
     for (std::int32_t i = 0; i < biome_count; ++i)
-        report.set(styles[std::size_t(i)].name, counts[std::size_t(i)]);
+        report.set(styles[std::size_t(i)].name, k.counts[std::size_t(i)]);
+    if (keep) {
+        k.written = world.layer(biome_layer)->version();
+        const std::lock_guard lock(memory_mutex_);
+        memory_ = std::move(kept);
+    }
     return report;
 }
 

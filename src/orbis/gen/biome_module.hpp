@@ -7,6 +7,8 @@
 #include "orbis/gen/module.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string_view>
 
 namespace orbis::gen {
@@ -49,6 +51,9 @@ struct Biome_params {
     double tundra_temperature = -6.0;  ///< annual mean below which no forest grows (°C)
     double wetland_rainfall = 1000.0;  ///< precipitation (mm/yr) above which lowland is wet
     double wetland_discharge = 3000.0; ///< discharge (m³/s) of a river that floods its lowland
+
+    /// Field by field.
+    bool operator==(const Biome_params&) const = default;
 };
 
 /// The Whittaker biome of land with annual mean `celsius` and `mm_per_year` of precipitation
@@ -71,6 +76,12 @@ Biome classify_biome(double celsius, double mm_per_year, const Biome_params& par
 /// elevation. The rest is classify_biome(). Cost: O(vertices + edges).
 class Biome_module final : public Module_of<Biome_params> {
 public:
+    /// What a run keeps for the next (defined with the module).
+    struct Memory;
+
+    /// A module with nothing kept.
+    Biome_module();
+    ~Biome_module() override;
     /// "biome".
     std::string_view name() const override { return "biome"; }
     /// What it does, reads and writes.
@@ -80,9 +91,15 @@ public:
     /// Reads temperature, precipitation, optionally ocean, lake, elevation, discharge; writes
     /// biome.
     Layer_uses layers_for(const Biome_params&) const override;
-    /// Classifies every vertex; report {"<biome name>": vertex count, ...}.
+    /// Classifies every vertex; report {"<biome name>": vertex count, ...}. With run memory
+    /// (run_memory_limit()) and an ocean layer, the next run on the same mesh classifies only
+    /// the vertices whose inputs changed: the same bytes as a whole run.
     Dict run_with(World& world, const Biome_params& params,
                   const Progress& progress) const override;
+
+private:
+    mutable std::mutex memory_mutex_;
+    mutable std::unique_ptr<Memory> memory_; // taken out while a run uses it
 };
 
 } // namespace orbis::gen

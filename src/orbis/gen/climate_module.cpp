@@ -15,7 +15,6 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <initializer_list>
 #include <limits>
@@ -778,9 +777,11 @@ Dict Climate_module::run_whole(World& world, const Climate_params& params,
         k.pos[r] = pos[k.order[r]];
         k.elevation[r] = elevation[k.order[r]];
     }
-    if (keep)
+    if (keep) {
+        // As long as the layer (which may hold more slots than the mesh uses).
+        elevation.resize(std::max<std::size_t>(k.slots, elevation_in.size()), 0.f);
         k.elevation_by_slot = std::move(elevation);
-    else
+    } else
         elevation = {};
     pos = {};
     k.g = renumbered_adjacency(m, k.rank, n);
@@ -821,21 +822,14 @@ Dict Climate_module::run_again(World& world, Memory& k, const Progress& progress
     // The vertices whose elevation changed since the kept run, found chunk by chunk.
     std::vector<std::uint32_t> moved; // ranks
     bool crossed = false;             // one of them crossed sea level
-    for (std::size_t c = 0; c < elevation_in.chunk_count(); ++c) {
-        const auto values = elevation_in.chunk(c);
-        const std::size_t first = c * Chunked_array<float>::chunk_size;
-        const std::size_t size = std::min(values.size(), std::size_t(k.slots) - first);
-        float* kept = k.elevation_by_slot.data() + first;
-        if (std::memcmp(values.data(), kept, size * sizeof(float)) == 0) continue;
-        for (std::size_t i = 0; i < size; ++i) {
-            const auto s = std::uint32_t(first + i);
-            if (same_bits(values[i], kept[i]) || !m.contains(Vertex{s})) continue;
-            crossed |= (values[i] < 0.f) != (kept[i] < 0.f);
-            kept[i] = values[i];
-            k.elevation[k.rank[s]] = values[i];
-            moved.push_back(k.rank[s]);
-        }
-    }
+    update_changed(elevation_in, k.elevation_by_slot.data(),
+                   [&](std::size_t i, float was, float now) {
+                       const auto s = std::uint32_t(i);
+                       if (s >= k.slots || !m.contains(Vertex{s})) return;
+                       crossed |= (now < 0.f) != (was < 0.f);
+                       k.elevation[k.rank[s]] = now;
+                       moved.push_back(k.rank[s]);
+                   });
     progress.report(name(), 0.1);
     // Whether a vertex is ocean depends on the whole world's coasts, but only on which
     // vertices lie below sea level.

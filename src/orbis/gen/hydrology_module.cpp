@@ -6,6 +6,7 @@
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/flow_routing.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/run_memory.hpp"
 #include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/spatial_order.hpp"
 #include "orbis/gen/world_ocean.hpp"
@@ -13,13 +14,18 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
 #include <functional>
+#include <memory>
+#include <mutex>
 #include <numeric>
 #include <queue>
 #include <span>
 #include <stdexcept>
 #include <tuple>
+#include <utility>
 
 namespace orbis::gen {
 
@@ -53,23 +59,33 @@ struct Lake {
     double area = 0; // m²
 };
 
-// Calls fill(first slot, values) for every chunk of the locked layer `out`, on two threads.
-// The chunks are taken for writing first on this thread: taking one may copy it and update
-// the layer's bookkeeping, which is not safe to do from two threads at once.
-template <class Lock, class Fill>
-void for_each_chunk(Lock& out, Fill&& fill) {
-    using T = typename Lock::layer_type::value_type;
-    const std::size_t count = out.layer().chunk_count();
-    std::vector<std::span<T>> chunks(count);
-    for (std::size_t c = 0; c < count; ++c)
-        chunks[c] = out.chunk(c);
-    parallel_ranges(
-        std::uint32_t(count),
-        [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-            for (std::uint32_t c = begin; c < end; ++c)
-                fill(std::size_t(c) * Chunked_array<T>::chunk_size, chunks[c]);
-        },
-        16);
+// What the water layers get at one vertex: the receiver's slot (`none` where no discharge
+// leaves: the ocean and sinks) and the discharge towards it, and the vertex layers' values.
+struct Water_out {
+    std::uint32_t down;
+    float flow, runoff, level;
+    std::int32_t lake, basin;
+    bool ocean;
+};
+
+bool same_bits(float a, float b) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+}
+
+bool same_water(const Water_out& a, const Water_out& b) {
+    return a.down == b.down && same_bits(a.flow, b.flow) && same_bits(a.runoff, b.runoff) &&
+           same_bits(a.level, b.level) && a.lake == b.lake && a.basin == b.basin &&
+           a.ocean == b.ocean;
+}
+
+// The versions of the six water layers (0 where one is missing).
+std::array<std::uint64_t, 6> water_versions(const World& world) {
+    const auto version = [&](const auto& info) -> std::uint64_t {
+        const auto* layer = world.layer(info);
+        return layer ? layer->version() : 0;
+    };
+    return {version(ocean_layer),     version(lake_layer),  version(water_level_layer),
+            version(discharge_layer), version(basin_layer), version(runoff_layer)};
 }
 
 // Upstream-first order of the forest given by `receiver` (roots point to themselves): every
@@ -99,6 +115,31 @@ std::vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& rece
 }
 
 } // namespace
+
+// What a run keeps for the next one on the same mesh (see run_memory.hpp): the numbering, the
+// graph and cell areas, which depend on the mesh alone, and the inputs and local water balance
+// by id, of which an edit changes a few.
+struct Hydrology_module::Memory {
+    // What the kept state was computed for.
+    std::uint64_t mesh_version = 0, position_version = 0;
+    Hydrology_params params;
+    std::uint32_t slots = 0;
+    bool has_rain = false, has_warmth = false;
+    Spatial_order numbering;
+    Vertex_adjacency g;                      // by id
+    std::vector<double> area_km2;            // by id (km²; 0 on the ocean unless kept)
+    std::vector<float> height, rain, warmth; // by id
+    std::vector<float> height_by_slot, rain_by_slot, warmth_by_slot; // kept runs only
+    std::vector<std::uint8_t> ocean;                                 // by id
+    std::vector<double> runoff, lake_loss;                           // by id, m³/s
+    std::vector<Water_out> water;                                    // by id, as last written
+    // Versions of the six water layers right after that write: while the World's layers
+    // still carry them, they hold `water`.
+    std::array<std::uint64_t, 6> written{};
+};
+
+Hydrology_module::Hydrology_module() = default;
+Hydrology_module::~Hydrology_module() = default;
 
 std::string_view Hydrology_module::description() const {
     return "the world ocean, lakes at their spill level or smaller endorheic lakes, rivers "
@@ -157,93 +198,199 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     if (m.vertex_count() == 0) throw std::runtime_error("module 'hydrology' needs vertices");
 
     const std::uint32_t slots = m.vertex_slots();
-    std::vector<std::uint8_t> live(slots, 0);
-    std::vector<glm::vec3> where(slots, glm::vec3(0));
-    // The other inputs of a slot side by side, so that renumbering reads one record per vertex.
-    struct Slot_input {
-        float height = 0, rain = 0, warmth = 0;
-    };
-    std::vector<Slot_input> input(slots);
-    // Per slot on two threads; each part keeps its own first bad slot, so the error reported
-    // does not depend on the split.
-    std::uint32_t part_bad[2] = {none, none};
-    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
-        for (std::uint32_t s = begin; s < end; ++s) {
-            const Vertex v{s};
-            if (!m.contains(v)) continue;
-            live[s] = 1;
-            const float h = (*elevation)[v];
-            input[s] = {h, precipitation ? (*precipitation)[v] : 0.f,
-                        temperature ? (*temperature)[v] : 0.f};
-            where[s] = (*position)[v];
-            if (!std::isfinite(h) && part_bad[part] == none) part_bad[part] = s;
-        }
-    });
-    if (const std::uint32_t bad = std::min(part_bad[0], part_bad[1]); bad != none)
-        throw std::runtime_error("module 'hydrology': elevation of v" + std::to_string(bad) +
-                                 " is not a number");
-    // From here on the vertices go by ids along a space-filling curve: the flood, the lakes'
-    // searches and the walks along the flow tree then read neighbours that sit near in memory,
-    // where the refined mesh's slots scatter them (most reads missed the cache). The rows keep
-    // the edge-scan order and every loop whose result depends on the order of the slots runs
-    // over `visit`, so the world comes out byte for byte as computed in slot order.
-    const Spatial_order numbering = spatial_order(where, live);
-    const std::vector<std::uint32_t>& slot_of = numbering.slot_of;
-    const std::vector<std::uint32_t>& id_of = numbering.id_of;
-    const std::vector<std::uint32_t>& visit = numbering.in_slot_order;
-    const auto count = std::uint32_t(slot_of.size());
-    std::vector<float> height(count), rain(count), warmth(count);
+    const bool keep = m.vertex_count() <= run_memory_limit();
+    // The kept state leaves the module while a run uses it: a run that stops halfway drops it
+    // rather than leave it half updated.
+    std::unique_ptr<Memory> kept;
     {
-        const std::vector<glm::vec3> where_by_slot = std::move(where);
-        where.resize(count);
-        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-            for (std::uint32_t i = begin; i < end; ++i) {
-                const std::uint32_t s = slot_of[i];
-                where[i] = where_by_slot[s];
-                height[i] = input[s].height;
-                rain[i] = input[s].rain;
-                warmth[i] = input[s].warmth;
+        const std::lock_guard lock(memory_mutex_);
+        kept = std::move(memory_);
+    }
+    if (kept && !(keep && kept->mesh_version == world.mesh_version() &&
+                  kept->position_version == position->version() && kept->params == params &&
+                  kept->slots == slots && kept->has_rain == (precipitation != nullptr) &&
+                  kept->has_warmth == (temperature != nullptr)))
+        kept.reset();
+    const bool again = kept != nullptr;
+    if (!again) {
+        kept = std::make_unique<Memory>();
+        kept->mesh_version = world.mesh_version();
+        kept->position_version = position->version();
+        kept->params = params;
+        kept->slots = slots;
+        kept->has_rain = precipitation != nullptr;
+        kept->has_warmth = temperature != nullptr;
+    }
+    Memory& k = *kept;
+    std::vector<std::uint8_t> live(slots, 0);
+    // Ids whose inputs changed since the kept run, and whether the ocean must be found again.
+    std::vector<std::uint32_t> changed;
+    bool crossed = !again;
+    if (!again) {
+        std::vector<glm::vec3> where(slots, glm::vec3(0));
+        // The other inputs of a slot side by side, so that renumbering reads one record per
+        // vertex.
+        struct Slot_input {
+            float height = 0, rain = 0, warmth = 0;
+        };
+        std::vector<Slot_input> input(slots);
+        // Per slot on two threads; each part keeps its own first bad slot, so the error
+        // reported does not depend on the split.
+        std::uint32_t part_bad[2] = {none, none};
+        parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+            for (std::uint32_t s = begin; s < end; ++s) {
+                const Vertex v{s};
+                if (!m.contains(v)) continue;
+                live[s] = 1;
+                const float h = (*elevation)[v];
+                input[s] = {h, precipitation ? (*precipitation)[v] : 0.f,
+                            temperature ? (*temperature)[v] : 0.f};
+                where[s] = (*position)[v];
+                if (!std::isfinite(h) && part_bad[part] == none) part_bad[part] = s;
             }
         });
-        input = {};
-    }
-    // Edge-scan order is three times cheaper to build than ring order.
-    const Vertex_adjacency g = renumbered_adjacency(m, id_of, count);
-    const std::vector<std::uint8_t> ocean =
-        world_ocean(g, height, slot_of, 0.f, params.ocean_min_fraction);
-    // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each, which
-    // is exact for the hexagonal cells of an even mesh and close on any Delaunay mesh. Reading
-    // the adjacency rows in order costs far less than walking the faces' quad-edge records.
-    std::vector<double> area_km2(count, 0.0);
-    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t s = begin; s < end; ++s) {
-            if (ocean[s]) continue; // the ocean's cells carry no runoff
-            double sum = 0;
-            for (const std::uint32_t n : g.neighbours(s)) {
-                const glm::vec3 d = where[n] - where[s];
-                sum += double(glm::dot(d, d));
-            }
-            area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
+        if (const std::uint32_t bad = std::min(part_bad[0], part_bad[1]); bad != none)
+            throw std::runtime_error("module 'hydrology': elevation of v" + std::to_string(bad) +
+                                     " is not a number");
+        // From here on the vertices go by ids along a space-filling curve: the flood, the
+        // lakes' searches and the walks along the flow tree then read neighbours that sit near
+        // in memory, where the refined mesh's slots scatter them (most reads missed the
+        // cache). The rows keep the edge-scan order and every loop whose result depends on the
+        // order of the slots runs over `visit`, so the world comes out byte for byte as
+        // computed in slot order.
+        k.numbering = spatial_order(where, live);
+        const auto count = std::uint32_t(k.numbering.slot_of.size());
+        k.height.resize(count);
+        k.rain.resize(count);
+        k.warmth.resize(count);
+        {
+            const std::vector<glm::vec3> where_by_slot = std::move(where);
+            where.resize(count);
+            parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+                for (std::uint32_t i = begin; i < end; ++i) {
+                    const std::uint32_t s = k.numbering.slot_of[i];
+                    where[i] = where_by_slot[s];
+                    k.height[i] = input[s].height;
+                    k.rain[i] = input[s].rain;
+                    k.warmth[i] = input[s].warmth;
+                }
+            });
         }
-    });
+        if (keep) {
+            // As long as the layers (which may hold more slots than the mesh uses).
+            const auto size = [&](const auto* layer) {
+                return std::max<std::size_t>(slots, layer ? layer->size() : 0);
+            };
+            k.height_by_slot.resize(size(elevation));
+            k.rain_by_slot.resize(size(precipitation));
+            k.warmth_by_slot.resize(size(temperature));
+            for (std::uint32_t s = 0; s < slots; ++s) {
+                k.height_by_slot[s] = input[s].height;
+                k.rain_by_slot[s] = input[s].rain;
+                k.warmth_by_slot[s] = input[s].warmth;
+            }
+        }
+        input = {};
+        // Edge-scan order is three times cheaper to build than ring order.
+        k.g = renumbered_adjacency(m, k.numbering.id_of, count);
+        // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each,
+        // which is exact for the hexagonal cells of an even mesh and close on any Delaunay
+        // mesh. Reading the adjacency rows in order costs far less than walking the faces'
+        // quad-edge records. Only land needs it (the ocean's cells carry no runoff), but a
+        // kept state has it everywhere for the land an edit may raise.
+        k.area_km2.assign(count, 0.0);
+        const std::vector<std::uint8_t> ocean_now =
+            keep ? std::vector<std::uint8_t>(count, 0)
+                 : world_ocean(k.g, k.height, k.numbering.slot_of, 0.f, params.ocean_min_fraction);
+        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t s = begin; s < end; ++s) {
+                if (ocean_now[s]) continue;
+                double sum = 0;
+                for (const std::uint32_t n : k.g.neighbours(s)) {
+                    const glm::vec3 d = where[n] - where[s];
+                    sum += double(glm::dot(d, d));
+                }
+                k.area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
+            }
+        });
+        if (!keep) k.ocean = ocean_now;
+    } else {
+        for (const std::uint32_t s : k.numbering.slot_of)
+            live[s] = 1;
+        // The inputs that changed since the kept run, found chunk by chunk.
+        std::vector<std::uint8_t> mark(k.height.size(), 0);
+        const auto diff = [&](const auto* layer, std::vector<float>& by_slot,
+                              std::vector<float>& by_id, bool is_height) {
+            if (!layer) return;
+            update_changed(*layer, by_slot.data(), [&](std::size_t i, float was, float now) {
+                const auto s = std::uint32_t(i);
+                if (s >= slots || !live[s]) return;
+                if (is_height) {
+                    if (!std::isfinite(now))
+                        throw std::runtime_error("module 'hydrology': elevation of v" +
+                                                 std::to_string(s) + " is not a number");
+                    crossed |= (now < 0.f) != (was < 0.f);
+                }
+                const std::uint32_t id = k.numbering.id_of[s];
+                by_id[id] = now;
+                if (!std::exchange(mark[id], 1)) changed.push_back(id);
+            });
+        };
+        // Elevation first: a bad value must leave the kept state as it was (it is dropped).
+        diff(elevation, k.height_by_slot, k.height, true);
+        diff(precipitation, k.rain_by_slot, k.rain, false);
+        diff(temperature, k.warmth_by_slot, k.warmth, false);
+    }
+    const std::vector<std::uint32_t>& slot_of = k.numbering.slot_of;
+    const std::vector<std::uint32_t>& visit = k.numbering.in_slot_order;
+    const auto count = std::uint32_t(slot_of.size());
+    const std::vector<float>& height = k.height;
+    const std::vector<float>& rain = k.rain;
+    const std::vector<float>& warmth = k.warmth;
+    const Vertex_adjacency& g = k.g;
+    const std::vector<double>& area_km2 = k.area_km2;
+    // Which vertices are ocean depends only on which lie below sea level.
+    if (keep && crossed) {
+        std::vector<std::uint8_t> ocean_now =
+            world_ocean(g, height, slot_of, 0.f, params.ocean_min_fraction);
+        if (again)
+            for (std::uint32_t s = 0; s < count; ++s)
+                if (ocean_now[s] != k.ocean[s]) changed.push_back(s);
+        k.ocean = std::move(ocean_now);
+    }
+    const std::vector<std::uint8_t>& ocean = k.ocean;
     progress.report(name(), 0.1);
 
     // Local water balance per cell (m³/s): what runs off land, and what a lake over the cell
     // would evaporate on top of what the land there already does.
-    std::vector<double> runoff(count, 0.0), lake_loss(count, 0.0);
-    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t s = begin; s < end; ++s) {
-            if (ocean[s]) continue;
-            const double p = precipitation ? std::max(0.0, double(rain[s])) : params.rainfall;
-            const double pet =
-                params.evaporation *
-                potential_evaporation(temperature ? double(warmth[s]) : params.temperature);
-            const double aet = land_evaporation(p, pet);
-            const double to_flux = area_km2[s] * 1e6 * 1e-3 / seconds_per_year;
-            runoff[s] = (p - aet) * to_flux;
-            lake_loss[s] = (pet - aet) * to_flux;
+    const auto balance = [&](std::uint32_t s) {
+        if (ocean[s]) {
+            k.runoff[s] = 0;
+            k.lake_loss[s] = 0;
+            return;
         }
-    });
+        const double p = precipitation ? std::max(0.0, double(rain[s])) : params.rainfall;
+        const double pet =
+            params.evaporation *
+            potential_evaporation(temperature ? double(warmth[s]) : params.temperature);
+        const double aet = land_evaporation(p, pet);
+        const double to_flux = area_km2[s] * 1e6 * 1e-3 / seconds_per_year;
+        k.runoff[s] = (p - aet) * to_flux;
+        k.lake_loss[s] = (pet - aet) * to_flux;
+    };
+    if (!again) {
+        k.runoff.assign(count, 0.0);
+        k.lake_loss.assign(count, 0.0);
+        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t s = begin; s < end; ++s)
+                balance(s);
+        });
+    } else {
+        for (const std::uint32_t s : changed)
+            balance(s);
+    }
+    const std::vector<double>& runoff = k.runoff;
+    const std::vector<double>& lake_loss = k.lake_loss;
     // Summed in slot order, as a single thread would.
     double total_runoff = 0;
     for (const std::uint32_t s : visit)
@@ -488,44 +635,63 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::size_t ocean_count = 0;
     for (std::uint32_t s = 0; s < count; ++s)
         ocean_count += ocean[s];
-    // What the layers get per vertex, put back at the vertices' slots in one pass (scattered
-    // writes, which do not stall as scattered reads do), so that the layers are then written
-    // reading in slot order: the receiver's slot (`none` where no discharge leaves) and the
-    // discharge for the edge pass, which reads them at scattered slots and so gets them alone,
-    // and the rest for the vertex layers. Dead slots stay unset and unread.
-    struct Downstream {
-        std::uint32_t down;
-        float flow;
-    };
-    struct Vertex_values {
-        float runoff, level;
-        std::int32_t lake, basin;
-        bool ocean;
-    };
-    Scratch_vector<Downstream> downstream;
-    Scratch_vector<Vertex_values> values;
-    downstream.resize(slots);
-    values.resize(slots);
+    // What the layers get per vertex, by id.
+    std::vector<Water_out> now(count);
     parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t s = begin; s < end; ++s) {
-            downstream[slot_of[s]] = {.down = ocean[s] ? none : slot_of[receiver[s]],
-                                      .flow = float(out_flow[s])};
-            values[slot_of[s]] = {.runoff = float(runoff[s]),
-                                  .level = ocean[s]          ? 0.f
-                                           : lake_of[s] >= 0 ? level[s]
-                                                             : height[s],
-                                  .lake = lake_of[s],
-                                  .basin = basin[s] < 0 ? -1 : rank[std::size_t(basin[s])],
-                                  .ocean = ocean[s] != 0};
-        }
+        for (std::uint32_t s = begin; s < end; ++s)
+            now[s] = {.down = ocean[s] || receiver[s] == s ? none : slot_of[receiver[s]],
+                      .flow = float(out_flow[s]),
+                      .runoff = float(runoff[s]),
+                      .level = ocean[s]          ? 0.f
+                               : lake_of[s] >= 0 ? level[s]
+                                                 : height[s],
+                      .lake = lake_of[s],
+                      .basin = basin[s] < 0 ? -1 : rank[std::size_t(basin[s])],
+                      .ocean = ocean[s] != 0};
     });
-    {
+    if (again && water_versions(world) == k.written) {
+        // The layers still hold the kept run's water: only the vertices whose water changed
+        // are written, and each changed outflow moves between two edges.
+        auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
+            world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
+                             basin_layer, runoff_layer);
+        const auto edge_to = [&](std::uint32_t a, std::uint32_t b) {
+            for (const Edge e : Vertex{a}.edges(m))
+                if (e.dest(m).index() == b) return e;
+            throw std::logic_error("hydrology: a receiver is not a neighbour");
+        };
+        for (std::uint32_t s = 0; s < count; ++s) {
+            const Water_out& was = k.water[s];
+            const Water_out& is = now[s];
+            if (same_water(was, is)) continue;
+            const std::uint32_t slot = slot_of[s];
+            const Vertex v{slot};
+            if (was.down != is.down || !same_bits(was.flow, is.flow)) {
+                if (was.down != none) discharge_out[edge_to(slot, was.down)] = 0.f;
+                if (is.down != none) discharge_out[edge_to(slot, is.down)] = is.flow;
+            }
+            if (was.ocean != is.ocean) ocean_out[v] = is.ocean;
+            if (was.lake != is.lake) lake_out[v] = is.lake;
+            if (!same_bits(was.level, is.level)) level_out[v] = is.level;
+            if (was.basin != is.basin) basin_out[v] = is.basin;
+            if (!same_bits(was.runoff, is.runoff)) runoff_out[v] = is.runoff;
+        }
+    } else {
+        // Put back at the vertices' slots in one pass (scattered writes, which do not stall as
+        // scattered reads do), so that the layers are then written reading in slot order.
+        // Dead slots stay unset and unread.
+        Scratch_vector<Water_out> by_slot;
+        by_slot.resize(slots);
+        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t s = begin; s < end; ++s)
+                by_slot[slot_of[s]] = now[s];
+        });
         auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
             world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
                              basin_layer, runoff_layer);
         // One pass over the quad-edges sets both directions of each; the chunk of edge slots
         // 2q and 2q + 1 is the same (chunks hold an even number of values).
-        for_each_chunk(discharge_out, [&](std::size_t first, std::span<float> out) {
+        parallel_changed_chunks(discharge_out, [&](std::size_t first, std::span<float> out) {
             const auto begin = std::uint32_t(first / 2),
                        end = std::uint32_t((first + out.size()) / 2);
             for (std::uint32_t q = begin; q < end; ++q) {
@@ -533,24 +699,28 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                 if (!m.contains(e)) continue;
                 const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
                 const std::size_t i = 2 * std::size_t(q) - first;
-                out[i] = downstream[a].down == b ? downstream[a].flow : 0.f;
-                out[i + 1] = downstream[b].down == a ? downstream[b].flow : 0.f;
+                out[i] = by_slot[a].down == b ? by_slot[a].flow : 0.f;
+                out[i + 1] = by_slot[b].down == a ? by_slot[b].flow : 0.f;
             }
         });
         // Dead slots keep their values.
         const auto per_vertex = [&](auto& lock, auto value_of) {
-            for_each_chunk(lock, [&](std::size_t first, auto out) {
+            parallel_changed_chunks(lock, [&](std::size_t first, auto out) {
                 for (std::size_t i = 0; i < out.size(); ++i) {
                     const auto s = std::uint32_t(first + i);
-                    if (live[s]) out[i] = value_of(values[s]);
+                    if (live[s]) out[i] = value_of(by_slot[s]);
                 }
             });
         };
-        per_vertex(ocean_out, [](const Vertex_values& v) { return v.ocean; });
-        per_vertex(lake_out, [](const Vertex_values& v) { return v.lake; });
-        per_vertex(level_out, [](const Vertex_values& v) { return v.level; });
-        per_vertex(basin_out, [](const Vertex_values& v) { return v.basin; });
-        per_vertex(runoff_out, [](const Vertex_values& v) { return v.runoff; });
+        per_vertex(ocean_out, [](const Water_out& v) { return v.ocean; });
+        per_vertex(lake_out, [](const Water_out& v) { return v.lake; });
+        per_vertex(level_out, [](const Water_out& v) { return v.level; });
+        per_vertex(basin_out, [](const Water_out& v) { return v.basin; });
+        per_vertex(runoff_out, [](const Water_out& v) { return v.runoff; });
+    }
+    if (keep) {
+        k.water = std::move(now);
+        k.written = water_versions(world);
     }
     {
         auto dict = world.lock_layer(hydrology_dict_name);
@@ -589,6 +759,10 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     report.set("ocean_fraction", double(ocean_count) / double(m.vertex_count()));
     report.set("ocean_inflow", ocean_inflow);
     report.set("max_discharge", max_discharge);
+    if (keep) {
+        const std::lock_guard lock(memory_mutex_);
+        memory_ = std::move(kept);
+    }
     return report;
 }
 

@@ -6,6 +6,8 @@
 #include "orbis/gen/module.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string_view>
 
 namespace orbis::gen {
@@ -49,6 +51,9 @@ struct Hydrology_params {
     double evaporation = 1.0;  ///< scale of evaporation from land and open water
     double temperature = 15.0; ///< temperature (°C) where the World has no temperature layer
     double ocean_min_fraction = 0.002; ///< a body below sea level this large is sea, not a basin
+
+    /// Field by field.
+    bool operator==(const Hydrology_params&) const = default;
 };
 
 /// `hydrology`: fills depressions with a priority-flood (Barnes, Lehman & Mulla 2014) from the
@@ -60,6 +65,12 @@ struct Hydrology_params {
 /// runoff and the "hydrology" Dict. Cost: O(n log n), about 0.2 s per million vertices.
 class Hydrology_module final : public Module_of<Hydrology_params> {
 public:
+    /// What a run keeps for the next (defined with the module).
+    struct Memory;
+
+    /// A module with nothing kept.
+    Hydrology_module();
+    ~Hydrology_module() override;
     /// "hydrology".
     std::string_view name() const override { return "hydrology"; }
     /// What it does, reads and writes.
@@ -70,8 +81,16 @@ public:
     Layer_uses layers_for(const Hydrology_params&) const override;
     /// Routes the water; report {"lakes", "endorheic_lakes", "basins", "ocean_fraction",
     /// "ocean_inflow", "max_discharge"}.
+    /// With run memory (run_memory_limit()), the run keeps the mesh's numbering, graph and cell
+    /// areas and its inputs, and the next run on the same mesh, positions and parameters reads
+    /// only the inputs that changed (the ocean again only when one crossed sea level); the
+    /// flood and the routing are whole. The same bytes as without it.
     Dict run_with(World& world, const Hydrology_params& params,
                   const Progress& progress) const override;
+
+private:
+    mutable std::mutex memory_mutex_;
+    mutable std::unique_ptr<Memory> memory_; // taken out while a run uses it
 };
 
 } // namespace orbis::gen

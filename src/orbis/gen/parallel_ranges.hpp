@@ -8,9 +8,12 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <exception>
+#include <memory>
 #include <span>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "orbis/core/chunked_array.hpp"
@@ -137,6 +140,42 @@ void parallel_chunks(Lock& out, Fill&& fill) {
                 fill(std::size_t{c} * Chunked_array<T>::chunk_size, chunks[c]);
         },
         16);
+}
+
+/// As parallel_chunks, but fill(first_index, values) writes into a copy of each chunk's current
+/// values, and only the chunks whose bytes it changed are taken for writing and replaced: the
+/// rest stay shared with snapshots, so an undo step after a run that changed a region holds
+/// that region's chunks and not a copy of the whole layer. Values fill leaves alone (dead
+/// slots) keep theirs. Cost: a copy and a comparison per chunk, on two threads.
+template <class Lock, class Fill>
+void parallel_changed_chunks(Lock& out, Fill&& fill) {
+    using T = typename Lock::layer_type::value_type;
+    static_assert(std::is_trivially_copyable_v<T>, "chunks are compared byte by byte");
+    const auto& layer = out.layer();
+    const std::size_t count = layer.chunk_count();
+    // Arrays rather than vectors: std::vector<bool> is not an array of bool.
+    std::vector<std::unique_ptr<T[]>> changed(count);
+    parallel_ranges(
+        static_cast<std::uint32_t>(count),
+        [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            std::unique_ptr<T[]> values;
+            for (std::uint32_t c = begin; c < end; ++c) {
+                const std::span<const T> now = layer.chunk(c);
+                if (!values)
+                    values = std::make_unique_for_overwrite<T[]>(Chunked_array<T>::chunk_size);
+                std::copy(now.begin(), now.end(), values.get());
+                fill(std::size_t{c} * Chunked_array<T>::chunk_size,
+                     std::span<T>(values.get(), now.size()));
+                if (std::memcmp(values.get(), now.data(), now.size_bytes()) != 0)
+                    changed[c] = std::move(values);
+            }
+        },
+        16);
+    for (std::size_t c = 0; c < count; ++c)
+        if (changed[c]) {
+            const std::span<T> chunk = out.chunk(c);
+            std::copy_n(changed[c].get(), chunk.size(), chunk.begin());
+        }
 }
 
 } // namespace orbis::gen

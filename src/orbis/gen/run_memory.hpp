@@ -5,8 +5,13 @@
 // a run's work (numbering, adjacency, winds) depends only on the mesh.
 #pragma once
 
+#include "orbis/core/chunked_array.hpp"
+
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace orbis::gen {
 
@@ -26,6 +31,29 @@ inline std::uint32_t run_memory_limit() {
 /// they kept at their next run once their world is above it.
 inline void set_run_memory_limit(std::uint32_t vertices) {
     detail::run_memory_limit.store(vertices, std::memory_order_relaxed);
+}
+
+/// Compares a layer's values with `kept` (a copy of them as of the kept run, at least as many
+/// values as the layer has slots) and, for each value whose bytes differ, calls
+/// changed(index, kept value, current value) and then updates kept[index]. Whole chunks that
+/// match cost one memcmp. `changed` may throw; kept is then partly updated.
+template <class Layer, class T, class Changed>
+void update_changed(const Layer& layer, T* kept, Changed&& changed) {
+    static_assert(std::is_trivially_copyable_v<T>, "values are compared byte by byte");
+    constexpr std::size_t chunk = Chunked_array<typename Layer::value_type>::chunk_size;
+    for (std::size_t c = 0; c < layer.chunk_count(); ++c) {
+        const auto values = layer.chunk(c);
+        static_assert(sizeof(values[0]) == sizeof(T));
+        T* was = kept + c * chunk;
+        if (std::memcmp(values.data(), was, values.size_bytes()) == 0) continue;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            if (std::memcmp(&values[i], was + i, sizeof(T)) != 0) {
+                T now;
+                std::memcpy(&now, &values[i], sizeof(T));
+                changed(c * chunk + i, was[i], now);
+                was[i] = now;
+            }
+    }
 }
 
 } // namespace orbis::gen

@@ -145,9 +145,10 @@ void velocity_arrows(const Mesh& m, std::span<const glm::vec3> positions,
         }
     }
     if (occupied == 0 || !(out.fastest > 0.0)) return;
-    // The fastest arrow spans at most 0.8 of the spacing of cells of equal area.
+    // The fastest arrow spans at most the spacing of cells of equal area: it may touch the
+    // next arrow's tail but not run past it.
     const double spacing = radius * std::sqrt(4.0 * std::numbers::pi / double(occupied));
-    out.million_years = step_at_or_below(0.8 * spacing / out.fastest);
+    out.million_years = step_at_or_below(spacing / out.fastest);
     if (!(out.million_years > 0.0)) return;
 
     for (const Vertex v : chosen) {
@@ -163,12 +164,16 @@ void velocity_arrows(const Mesh& m, std::span<const glm::vec3> positions,
         const glm::dvec3 t = along / speed;
         const glm::dvec3 side = glm::cross(up, t);
         const double length = speed * out.million_years;
+        // Heads a fifth of the spacing long read at every zoom; a quarter of the shaft on long
+        // arrows, and never more than half of a short one, so that the shaft stays visible.
+        const double head = std::min(std::max(0.25 * length, 0.2 * spacing), 0.5 * length);
         // Lifted, so that the arrows stay above the faces around their vertex.
         const glm::dvec3 tail = p + up * (0.001 * glm::length(p));
         const glm::dvec3 tip = tail + t * length;
-        const glm::dvec3 back = tip - t * (0.22 * length);
+        // Strokes at atan(1/2), about 27 degrees, from the shaft.
+        const glm::dvec3 back = tip - t * (0.894 * head);
         const glm::dvec3 ends[velocity_arrow_positions] = {
-            tail, tip, tip, back + side * (0.11 * length), tip, back - side * (0.11 * length)};
+            tail, tip, tip, back + side * (0.447 * head), tip, back - side * (0.447 * head)};
         for (const glm::dvec3& e : ends) {
             out.positions.emplace_back(e);
             out.colours.push_back(velocity_arrow_colour);

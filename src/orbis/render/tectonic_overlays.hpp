@@ -100,10 +100,10 @@ double step_at_or_below(double x);
 /// An arrow starts at its vertex's position (`positions`, the surface as drawn), lifted
 /// radially by a thousandth of its distance from the centre, and runs along the velocity made
 /// tangent there, as long as the vertex moves in `million_years` (chosen so that the fastest
-/// arrow spans at most 0.8 of the mean spacing of the arrows, see Velocity_arrows). The head's
-/// strokes are a quarter of the arrow long, at about 27 degrees either side of the shaft, in
-/// the tangent plane. Positions are in the units of the velocity per million years
-/// (kilometres for a world in kilometres).
+/// arrow spans at most the mean spacing of the arrows, see Velocity_arrows). The head's two
+/// strokes, at about 27 degrees either side of the shaft in the tangent plane, are a quarter of
+/// the arrow long, but at least a fifth of the spacing and at most half the arrow. Positions
+/// are in the units of the velocity per million years (kilometres for a world in kilometres).
 ///
 /// Cost O(vertices · level) time, O(vertex slots) scratch memory.
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots or

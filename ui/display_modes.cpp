@@ -5,6 +5,9 @@
 #include "ui/docks/layers_dock.hpp"
 #include "ui/viewport.hpp"
 
+#include "orbis/core/world.hpp"
+#include "orbis/render/tectonic_overlays.hpp"
+
 #include <QAction>
 #include <QSettings>
 #include <QWidget>
@@ -19,7 +22,7 @@ namespace {
 
 using O = render::View_options;
 
-constexpr std::array<Display_mode, 14> modes{{
+constexpr std::array<Display_mode, 16> modes{{
     {"show_triangles", "&Triangles", "1", true, true, "", [](O& o, bool on) { o.triangles = on; }},
     {"smooth_shading", "S&mooth Shading", "Shift+1", false, false, "",
      [](O& o, bool on) { o.shading = on ? render::Shading::smooth : render::Shading::flat; }},
@@ -39,6 +42,14 @@ constexpr std::array<Display_mode, 14> modes{{
     {"show_rivers", "R&ivers", "R", true, true,
      "Draw rivers along the edges that carry at least the river threshold (hydrology module)",
      [](O& o, bool on) { o.rivers = on; }},
+    {"show_plate_boundaries", "Plate Bou&ndaries", "P", false, false,
+     "Draw plate boundaries coloured by kind: ridge, subduction, transform, collision "
+     "(plates module)",
+     [](O& o, bool on) { o.plate_boundaries = on; }},
+    {"show_velocity_arrows", "Velocit&y Arrows", "V", false, false,
+     "Draw plate motion as arrows, as long as the distance moved in the time the key shows "
+     "(tectonics module)",
+     [](O& o, bool on) { o.velocity_arrows = on; }},
     {"show_water", "W&ater", "W", true, false,
      "Colour the ocean and lakes as water and, with relief, keep them flat at their level",
      [](O& o, bool on) { o.water = on; }},
@@ -48,9 +59,33 @@ constexpr std::array<Display_mode, 14> modes{{
     {"show_legend", "L&egend", "", true, false, "", nullptr},
 }};
 
+// The modes that draw one layer, and whether a World has it (of the kind they draw): without
+// it they have nothing to show.
+struct Layer_mode {
+    const char* id;
+    bool (*usable)(const World& world);
+};
+constexpr std::array<Layer_mode, 2> layer_modes{{
+    {"show_plate_boundaries",
+     [](const World& w) { return render::plate_boundary_layer(w) != nullptr; }},
+    {"show_velocity_arrows", [](const World& w) { return render::velocity_layer(w) != nullptr; }},
+}};
+
 } // namespace
 
 std::span<const Display_mode> display_modes() { return modes; }
+
+bool enable_display_modes(QWidget& window, const World* world) {
+    bool changed = false;
+    for (const Layer_mode& m : layer_modes) {
+        auto* a = window.findChild<QAction*>(m.id);
+        if (!a) continue;
+        const bool usable = world && m.usable(*world);
+        changed = changed || a->isEnabled() != usable;
+        a->setEnabled(usable);
+    }
+    return changed;
+}
 
 void restore_display_modes(QWidget& window) {
     const QSettings settings;
@@ -69,9 +104,10 @@ void save_display_modes(const QWidget& window) {
 render::View_options view_options(const QWidget& window, const Layers_dock& layers,
                                   double relief_percent, QString* refusal) {
     render::View_options o;
+    // A disabled mode (its layer is missing) stays checked for the next world that has it.
     auto on = [&](const char* id) {
         const auto* a = window.findChild<QAction*>(id);
-        return a && a->isChecked();
+        return a && a->isChecked() && a->isEnabled();
     };
     for (const Display_mode& m : modes)
         if (m.apply) m.apply(o, on(m.id));

@@ -11,6 +11,10 @@
 
 class QWidget;
 
+namespace orbis {
+class World;
+} // namespace orbis
+
 namespace orbis::ui {
 
 class Layers_dock;
@@ -32,14 +36,19 @@ struct Display_mode {
 /// Every display mode, in menu order.
 std::span<const Display_mode> display_modes();
 
+/// Enables the display modes that draw one layer (plate boundaries, velocity arrows) when
+/// `world` (may be null) has that layer, and disables them otherwise; returns whether one
+/// changed. O(modes · layers).
+bool enable_display_modes(QWidget& window, const World* world);
+
 /// Checks or unchecks each display mode's action (a child of `window`) as QSettings remembers
 /// it (view/ID), keeping the default for modes never saved.
 void restore_display_modes(QWidget& window);
 /// Remembers in QSettings whether each display mode's action is checked.
 void save_display_modes(const QWidget& window);
 
-/// The options the display modes' checked actions (children of `window`, named by id), the
-/// Layers dock and the relief height (percent of the radius) ask for. Relief lifts by the shown
+/// The options the display modes' checked and enabled actions (children of `window`, named by id),
+/// the Layers dock and the relief height (percent of the radius) ask for. Relief lifts by the shown
 /// layer when it is a scalar vertex layer, else by elevation; when neither can, `refusal` says so.
 render::View_options view_options(const QWidget& window, const Layers_dock& layers,
                                   double relief_percent, QString* refusal);

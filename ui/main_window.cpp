@@ -88,6 +88,7 @@ Main_window::Main_window(QWidget* parent)
     statusBar()->addPermanentWidget(summary_label_);
 
     create_actions();
+    enable_display_modes(*this, world());
     create_tools();
     create_menus();
     restore_settings();
@@ -100,6 +101,9 @@ Main_window::Main_window(QWidget* parent)
             viewport_->set_world(*world(), *d);
         else
             viewport_->set_world(*world());
+        // A step that adds the tectonics layers (or an undo that takes them) turns their
+        // overlays on or off.
+        if (enable_display_modes(*this, world())) view_options_changed();
         inspector_->set_world(world());
         update_summary();
         if (!document_->selection().empty()) selection_changed(); // cells move and change
@@ -384,6 +388,7 @@ void Main_window::document_replaced(bool first) {
     // world has that layer.
     if (layers_->shown_layer().empty() && world()->find_layer("elevation"))
         layers_->set_shown_layer("elevation");
+    enable_display_modes(*this, world());
     // The old world must not be built with the new world's options (its layers differ).
     viewport_->clear_world(QString());
     view_options_changed();

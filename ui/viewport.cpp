@@ -46,6 +46,25 @@ glm::dvec3 circumcentre(const World& world, Face f) {
     return n * r;
 }
 
+// The key to the tectonic overlays of `scene`: a line per boundary kind drawn, then the scale
+// of the arrows.
+std::vector<Overlay_key_line> overlay_key_of(const render::Scene& scene) {
+    std::vector<Overlay_key_line> key;
+    if (const auto* b = scene.plate_boundaries.geometry)
+        for (const Layer_category& c : b->kinds)
+            key.push_back(
+                {QColor(c.colour.r, c.colour.g, c.colour.b), QString::fromStdString(c.name)});
+    if (const auto* a = scene.velocity_arrows.geometry; a && a->million_years > 0.0) {
+        const render::Colour c = render::velocity_arrow_colour;
+        // km per million years is mm per year, the unit plate speeds are known in.
+        key.push_back(
+            {QColor(c.r, c.g, c.b), Viewport::tr("arrow: motion in %1 My (fastest %2 mm/yr)")
+                                        .arg(a->million_years)
+                                        .arg(a->fastest, 0, 'f', 0)});
+    }
+    return key;
+}
+
 } // namespace
 
 struct Viewport::Build_result {
@@ -241,6 +260,9 @@ void Viewport::scene_built() {
             doneCurrent();
         }
         hover_.reset();
+        // No word on scene.tectonics_error: the window disables these overlays without their
+        // layers, and a scene built for a world a step behind the toggles would only flash one.
+        overlay_key_ = overlay_key_of(result->scene);
         const std::string before = layer_error_;
         layer_error_ = result->scene.layer_error;
         if (!layer_error_.empty() && layer_error_ != before)
@@ -290,6 +312,32 @@ void Viewport::paintGL() {
         draw_message(painter, message_.isEmpty() ? tr("No world") : message_);
     else if (legend_.visible)
         draw_legend(painter);
+    if (shown_ && gl_error_.isEmpty() && !overlay_key_.empty()) draw_overlay_key(painter);
+}
+
+void Viewport::draw_overlay_key(QPainter& painter) {
+    const QFontMetrics metrics(painter.font());
+    const int margin = 16, swatch = 22, line = metrics.height() + 4;
+    int text_width = 0;
+    for (const Overlay_key_line& l : overlay_key_)
+        text_width = std::max(text_width, metrics.horizontalAdvance(l.text));
+    const QRect panel(margin, height() - margin - line * int(overlay_key_.size()) - 12,
+                      swatch + text_width + 28, line * int(overlay_key_.size()) + 12);
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(QColor(20, 22, 28, 200));
+    painter.drawRoundedRect(panel, 6, 6);
+    int y = panel.top() + 6;
+    for (const Overlay_key_line& l : overlay_key_) {
+        if (l.swatch.isValid()) {
+            painter.setPen(QPen(l.swatch, 3));
+            painter.drawLine(panel.left() + 8, y + line / 2, panel.left() + 8 + swatch,
+                             y + line / 2);
+        }
+        painter.setPen(QColor(230, 230, 235));
+        painter.drawText(QRect(panel.left() + 16 + swatch, y, text_width + 4, line),
+                         Qt::AlignLeft | Qt::AlignVCenter, l.text);
+        y += line;
+    }
 }
 
 void Viewport::draw_message(QPainter& painter, const QString& text) {

@@ -10,6 +10,7 @@
 #include "orbis/render/picking.hpp"
 #include "orbis/render/scene.hpp"
 
+#include <QColor>
 #include <QFutureWatcher>
 #include <QOpenGLWidget>
 #include <QPoint>
@@ -17,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace orbis::ui {
 
@@ -29,6 +31,12 @@ struct Legend {
     double max = 1.0;                               ///< value at the top of the bar
     double sea_level = 0.0;                         ///< for the terrain map
     std::vector<Layer_category> categories;         ///< named values: listed instead of the bar
+};
+
+/// One line of the key to the tectonic overlays, drawn in the bottom left corner.
+struct Overlay_key_line {
+    QColor swatch; ///< the colour the line explains; invalid for text alone
+    QString text;  ///< what it means
 };
 
 /// What the cursor points at, for the status bar and the inspector.
@@ -82,6 +90,9 @@ public:
     bool scene_pending() const;
     /// Blocks until the pending scene is built and uploaded (tests, export).
     void finish_scene();
+    /// The key to the plate boundaries and velocity arrows on screen (their kinds' colours,
+    /// the arrows' scale), empty when neither is drawn.
+    const std::vector<Overlay_key_line>& overlay_key() const { return overlay_key_; }
     /// Why the shown layer colours nothing, or empty.
     const std::string& layer_error() const { return layer_error_; }
     /// What the last upload sent to the GPU.
@@ -147,6 +158,7 @@ private:
     void update_hover(QPoint at, Qt::KeyboardModifiers modifiers);
     void draw_legend(QPainter& painter);
     void draw_category_legend(QPainter& painter);
+    void draw_overlay_key(QPainter& painter);
     void draw_message(QPainter& painter, const QString& text);
     void release_gl();
     const World* picked_world() const;
@@ -160,6 +172,7 @@ private:
     QString gl_error_;
     QString message_;
     std::string layer_error_;
+    std::vector<Overlay_key_line> overlay_key_;
     render::gl::Upload_stats last_upload_;
 
     // Building: one build at a time on a worker thread; requests while busy run afterwards.

@@ -81,6 +81,9 @@ void Buffer_cache::set_relief(std::string_view layer, double scale, bool water) 
     relief_water_ = water;
     positions_key_ = {};
     keys_.fill({});
+    // The relief scale is no part of Geometry_key: overlays on the old surface are stale.
+    boundary_key_ = {};
+    arrow_key_ = {};
     index_valid_.fill(false);
     dirt_valid_.fill(false);
     colours_updated_.fill(false);
@@ -135,6 +138,39 @@ const River_buffers& Buffer_cache::rivers(const World& world, double min_dischar
         count(&Rebuild_counts::rivers);
     }
     return rivers_;
+}
+
+const Boundary_lines& Buffer_cache::plate_boundaries(const World& world) {
+    begin_call();
+    const auto* kinds = plate_boundary_layer(world);
+    if (!kinds)
+        throw std::invalid_argument("render: plate boundaries need an int32 primal edge layer '" +
+                                    std::string(plate_boundary_layer_name) + "' (from plates)");
+    const Layer_hints* hints = world.hints(plate_boundary_layer_name);
+    const Overlay_key key{key_of(world), kinds->version(), 0, hints ? *hints : Layer_hints{}};
+    if (key != boundary_key_) {
+        boundary_key_ = {};
+        plate_boundary_lines(world.mesh(), positions(world), *kinds, hints, boundaries_);
+        boundary_key_ = key;
+        count(&Rebuild_counts::tectonics);
+    }
+    return boundaries_;
+}
+
+const Velocity_arrows& Buffer_cache::velocity_arrows(const World& world, std::size_t max_arrows) {
+    begin_call();
+    const auto* velocity = velocity_layer(world);
+    if (!velocity)
+        throw std::invalid_argument("render: velocity arrows need a vec3 vertex layer '" +
+                                    std::string(velocity_layer_name) + "' (from tectonics)");
+    const Overlay_key key{key_of(world), velocity->version(), max_arrows, {}};
+    if (key != arrow_key_) {
+        arrow_key_ = {};
+        render::velocity_arrows(world.mesh(), positions(world), *velocity, max_arrows, arrows_);
+        arrow_key_ = key;
+        count(&Rebuild_counts::tectonics);
+    }
+    return arrows_;
 }
 
 const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shading, bool normals) {

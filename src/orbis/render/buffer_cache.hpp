@@ -5,6 +5,7 @@
 #include "orbis/core/world_delta.hpp"
 #include "orbis/render/live_range.hpp"
 #include "orbis/render/mesh_buffers.hpp"
+#include "orbis/render/tectonic_overlays.hpp"
 #include "orbis/render/water_buffers.hpp"
 
 #include <array>
@@ -29,12 +30,16 @@ struct Rebuild_counts {
     int primal_edges = 0;   ///< primal Line_buffers builds
     int dual_edges = 0;     ///< dual Line_buffers builds
     int rivers = 0;         ///< River_buffers builds
+    int tectonics = 0;      ///< Boundary_lines and Velocity_arrows builds
     int layer_colours = 0;  ///< Slot_colours computed from a layer
     int buffer_colours = 0; ///< colour arrays laid onto buffers
     int updates = 0;        ///< parts brought up to date in place by Buffer_cache::apply
 
-    /// Sum of the geometry builds (triangles, Voronoi cells, both kinds of lines, rivers).
-    int geometry() const { return triangles + voronoi + primal_edges + dual_edges + rivers; }
+    /// Sum of the geometry builds (triangles, Voronoi cells, both kinds of lines, rivers,
+    /// tectonic overlays).
+    int geometry() const {
+        return triangles + voronoi + primal_edges + dual_edges + rivers + tectonics;
+    }
     /// Sum of every count.
     int total() const { return positions + geometry() + layer_colours + buffer_colours + updates; }
     /// Equal when every count is equal.
@@ -113,6 +118,20 @@ public:
     /// primal edge layer "discharge", or when min_discharge is not positive. O(edges) on
     /// rebuild.
     const River_buffers& rivers(const World& world, double min_discharge, bool water);
+
+    /// The plate boundaries of `world` on the surface of surface_positions(world), coloured by
+    /// the plate_boundary layer's hints (see plate_boundary_lines). Rebuilt when the geometry,
+    /// the layer or its hints change.
+    /// \throws std::invalid_argument as triangles() and when the World has no int32 primal
+    /// edge layer "plate_boundary". O(edges) on rebuild.
+    const Boundary_lines& plate_boundaries(const World& world);
+
+    /// At most `max_arrows` arrows of the velocity layer of `world` on the surface of
+    /// surface_positions(world) (see velocity_arrows). Rebuilt when the geometry, the layer or
+    /// max_arrows change.
+    /// \throws std::invalid_argument as triangles() and when the World has no vec3 vertex
+    /// layer "velocity". O(vertices) on rebuild.
+    const Velocity_arrows& velocity_arrows(const World& world, std::size_t max_arrows);
 
     /// Brings the triangles (flat and smooth), the primal and dual edge segments and their
     /// colours up to `world` in place when they were built for the state `delta` starts from:
@@ -218,6 +237,18 @@ private:
     };
     River_key river_key_;
     River_buffers rivers_;
+    // What the tectonic overlays were built from (`layer_version` 0: not built).
+    struct Overlay_key {
+        Geometry_key geometry;
+        std::uint64_t layer_version = 0;
+        std::size_t max_arrows = 0;
+        Layer_hints hints;
+        friend bool operator==(const Overlay_key&, const Overlay_key&) = default;
+    };
+    Overlay_key boundary_key_;
+    Boundary_lines boundaries_;
+    Overlay_key arrow_key_;
+    Velocity_arrows arrows_;
     Geometry_key positions_key_;
     // Per shading (flat, smooth): where triangles are, what apply() rewrote, whether the index
     // and the dirt describe the current buffers, and whether colours followed in place.

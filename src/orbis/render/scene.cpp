@@ -59,6 +59,7 @@ void Scene_builder::add_rebuilds() {
     rebuilt_.primal_edges += r.primal_edges;
     rebuilt_.dual_edges += r.dual_edges;
     rebuilt_.rivers += r.rivers;
+    rebuilt_.tectonics += r.tectonics;
     rebuilt_.layer_colours += r.layer_colours;
     rebuilt_.buffer_colours += r.buffer_colours;
 }
@@ -320,6 +321,32 @@ Scene Scene_builder::build(const World& world, const View_options& options,
             scene.river_error = e.what();
         }
     }
+    // The tectonic overlays, like rivers, come from their layers on the surface as drawn; the
+    // first one missing says why.
+    auto overlay = [&](auto& part, auto&& get, Stamps& stamps) {
+        try {
+            const auto& buffers = get();
+            add_rebuilds();
+            part.geometry = &buffers;
+            part.colours = &buffers.colours;
+            const bool rebuilt = cache_.last_rebuilds().tectonics > 0;
+            stamp(part, change(rebuilt), change(rebuilt), stamps);
+        } catch (const std::invalid_argument& e) {
+            if (scene.tectonics_error.empty()) scene.tectonics_error = e.what();
+        }
+    };
+    if (options.plate_boundaries)
+        overlay(
+            scene.plate_boundaries,
+            [&]() -> const Boundary_lines& { return cache_.plate_boundaries(world); },
+            plate_boundary_stamps_);
+    if (options.velocity_arrows)
+        overlay(
+            scene.velocity_arrows,
+            [&]() -> const Velocity_arrows& {
+                return cache_.velocity_arrows(world, options.max_velocity_arrows);
+            },
+            velocity_stamps_);
     if (options.points) {
         scene.points.geometry = &points_;
         stamp(scene.points, change(points_rebuilt_), Change::none, point_stamps_);

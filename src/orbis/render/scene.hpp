@@ -4,6 +4,7 @@
 
 #include "orbis/render/buffer_cache.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +37,9 @@ struct View_options {
     bool water = true;
     bool rivers = false;                ///< rivers along the edges of the `discharge` layer
     double river_min_discharge = 100.0; ///< m³/s an edge needs to be drawn as a river (> 0)
+    bool plate_boundaries = false;      ///< boundary edges of the `plate_boundary` layer, by kind
+    bool velocity_arrows = false; ///< arrows of the `velocity` layer at a thinned set of vertices
+    std::size_t max_velocity_arrows = default_max_velocity_arrows; ///< at most this many arrows
 
     /// Equal when every setting is equal.
     friend bool operator==(const View_options&, const View_options&) = default;
@@ -66,14 +70,16 @@ struct Point_buffers {
 /// Everything the viewport draws for one World and View_options. The pointers stay valid until
 /// the next Scene_builder::build.
 struct Scene {
-    Scene_part<Triangle_buffers> triangles; ///< primal triangles
-    Scene_part<Voronoi_buffers> voronoi;    ///< Voronoi cell fans
-    Scene_part<Line_buffers> primal_edges;  ///< wireframe
-    Scene_part<Line_buffers> dual_edges;    ///< dual edges (and cell outlines)
-    Scene_part<Point_buffers> points;       ///< live vertices
-    Scene_part<Point_buffers> boundary;     ///< boundary edge segments
-    Scene_part<Point_buffers> arrows;       ///< one segment per vertex along a vector layer
-    Scene_part<River_buffers> rivers;       ///< river ribbons (colours: river_colour)
+    Scene_part<Triangle_buffers> triangles;      ///< primal triangles
+    Scene_part<Voronoi_buffers> voronoi;         ///< Voronoi cell fans
+    Scene_part<Line_buffers> primal_edges;       ///< wireframe
+    Scene_part<Line_buffers> dual_edges;         ///< dual edges (and cell outlines)
+    Scene_part<Point_buffers> points;            ///< live vertices
+    Scene_part<Point_buffers> boundary;          ///< boundary edge segments
+    Scene_part<Point_buffers> arrows;            ///< one segment per vertex along a vector layer
+    Scene_part<River_buffers> rivers;            ///< river ribbons (colours: river_colour)
+    Scene_part<Boundary_lines> plate_boundaries; ///< plate boundary segments, by kind
+    Scene_part<Velocity_arrows> velocity_arrows; ///< plate motion arrows
     /// Shade the triangles flat, with each face's normal made while drawing from the slope of
     /// its positions: the triangles are then the shared-vertex (smooth) buffers unless a face
     /// layer colours them, a third of the memory of three corners per face.
@@ -82,6 +88,7 @@ struct Scene {
     bool dual_edges_coloured = false; ///< draw dual_edges in colour
     std::string layer_error;          ///< why the layer colours nothing, if it does not
     std::string river_error;          ///< why rivers asked for are not drawn
+    std::string tectonics_error;      ///< why plate boundaries or arrows asked for are not drawn
     double radius = 1.0;              ///< the largest vertex distance from the centre
 };
 
@@ -95,6 +102,9 @@ public:
     /// (missing, Dict, vec2) leaves the parts uncoloured and says why in layer_error.
     /// Rivers come from the `discharge` layer (see Buffer_cache::rivers); without one, or with
     /// a river_min_discharge that is not positive, they are left out and river_error says why.
+    /// Plate boundaries and velocity arrows come from the `plate_boundary` and `velocity`
+    /// layers (see Buffer_cache::plate_boundaries, Buffer_cache::velocity_arrows); without
+    /// them they are left out and tectonics_error says why.
     /// With a `delta` from the state of the previous build, triangles and their colours are
     /// updated in place (see Buffer_cache::apply) and marked with dirt; a delta from another
     /// state is ignored (everything that changed rebuilds).
@@ -128,7 +138,7 @@ private:
     Rebuild_counts rebuilt_;
     std::uint64_t next_stamp_ = 1;
     Stamps triangle_stamps_, voronoi_stamps_, primal_stamps_, dual_stamps_, point_stamps_,
-        boundary_stamps_, river_stamps_;
+        boundary_stamps_, river_stamps_, plate_boundary_stamps_, velocity_stamps_;
     // Points, boundary segments and the radius depend on the mesh and the positions only;
     // points are built only while shown.
     std::uint64_t points_mesh_version_ = 0;

@@ -331,6 +331,8 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     upload_part(parts_[boundary], scene.boundary, stats);
     upload_part(parts_[arrows], scene.arrows, stats);
     upload_part(parts_[rivers], scene.rivers, stats);
+    upload_part(parts_[plate_boundaries], scene.plate_boundaries, stats);
+    upload_part(parts_[velocity_arrows], scene.velocity_arrows, stats);
     voronoi_outlines_ = scene.voronoi_outlines;
     flat_shading_ = scene.flat_shading;
     dual_edges_coloured_ = scene.dual_edges_coloured;
@@ -410,6 +412,12 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     draw_part(parts_[points], GL_POINTS, point_lift, point_colour, false);
     draw_part(parts_[boundary], GL_LINES, point_lift, boundary_colour, false);
     draw_part(parts_[arrows], GL_LINES, point_lift, point_colour, false);
+    // Plate boundaries and velocity arrows are read at a glance over the whole globe: two
+    // pixels wide, above the wireframe and the cells they would otherwise tie with.
+    glLineWidth(2.0f);
+    draw_part(parts_[plate_boundaries], GL_LINES, point_lift, boundary_colour, false);
+    draw_part(parts_[velocity_arrows], GL_LINES, line_lift, point_colour, false);
+    glLineWidth(1.0f);
     // The selection spans the globe: its far side hides behind the planet like the surface.
     const int selection = static_cast<int>(Overlay::selection);
     glLineWidth(2.0f);
@@ -444,8 +452,8 @@ void Gl_renderer::draw_bare(const Camera& camera, const glm::vec4& background) {
     const glm::mat4 vp(camera.projection() * camera.view());
     glUniformMatrix4fv(bare_view_projection_, 1, GL_FALSE, glm::value_ptr(vp));
     glPointSize(4.0f);
-    for (const Part_index i :
-         {triangles, voronoi, primal, dual, points, boundary, arrows, rivers}) {
+    for (const Part_index i : {triangles, voronoi, primal, dual, points, boundary, arrows, rivers,
+                               plate_boundaries, velocity_arrows}) {
         const Part& part = parts_[i];
         if (!part.present || part.count == 0) continue;
         const GLenum mode = i == triangles || i == voronoi || i == rivers ? GL_TRIANGLES

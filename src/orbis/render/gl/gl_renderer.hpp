@@ -95,6 +95,8 @@ private:
         boundary,
         arrows,
         rivers,
+        plate_boundaries,
+        velocity_arrows,
         overlay_parts, // four overlays, lines then points
         part_count = overlay_parts + 8
     };

@@ -601,6 +601,13 @@ TEST(Water, RiversRebuildWhenDischargeChangesAndNotOtherwise) {
     EXPECT_EQ(b.last_rebuilds().rivers, 1);
     (void)b.build(w, o);
     EXPECT_EQ(b.last_rebuilds().rivers, 0);
+    // A new relief height alone (same layer, same values) lifts the rivers with the surface.
+    const std::vector<glm::vec3> low = b.build(w, o).rivers.geometry->positions;
+    o.relief_scale = 4e-5;
+    const Scene higher = b.build(w, o);
+    EXPECT_EQ(b.last_rebuilds().rivers, 1);
+    ASSERT_EQ(higher.rivers.geometry->positions.size(), low.size());
+    EXPECT_NE(higher.rivers.geometry->positions, low);
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 #include "orbis/gen/spatial_order.hpp"
 
 #include "orbis/core/sphere_curve.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 
 #include <vector>
 
@@ -18,9 +19,12 @@ Spatial_order spatial_order(const std::vector<glm::vec3>& position,
     // for the cache too (with a cell per vertex, its scattered counts cost more than the
     // locality gained).
     const int level = sphere_curve_level(count, 16);
+    // Each slot's own key, on two threads.
     std::vector<std::uint32_t> key(slots, 0);
-    for (std::uint32_t s = 0; s < slots; ++s)
-        if (live[s]) key[s] = sphere_curve_key(position[s], level);
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t s = begin; s < end; ++s)
+            if (live[s]) key[s] = sphere_curve_key(position[s], level);
+    });
     Spatial_order o;
     o.slot_of = order_by_key(key, sphere_curve_cells(level));
     std::erase_if(o.slot_of, [&](std::uint32_t s) { return !live[s]; });

@@ -81,7 +81,9 @@ void Buffer_cache::set_relief(std::string_view layer, double scale, bool water) 
     relief_water_ = water;
     positions_key_ = {};
     keys_.fill({});
-    // The relief scale is no part of Geometry_key: overlays on the old surface are stale.
+    // The relief scale is no part of Geometry_key: rivers and overlays on the old surface are
+    // stale.
+    river_key_ = {};
     boundary_key_ = {};
     arrow_key_ = {};
     index_valid_.fill(false);

@@ -14,8 +14,11 @@
 #include <orbis/gen/vertex_adjacency.hpp>
 #include <orbis/gen/world_ocean.hpp>
 
+#include <glm/geometric.hpp>
+
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 namespace {
@@ -164,6 +167,59 @@ TEST(Spatial_order, ties_go_to_the_smaller_original_slot) {
     EXPECT_EQ(slot_tree.order.front(), 0u);
     for (std::size_t k = 0; k < tree.order.size(); ++k)
         EXPECT_EQ(slot_of[tree.order[k]], slot_tree.order[k]);
+}
+
+// The ocean kept up to date as strokes sink and raise patches of the planet is what
+// world_ocean finds from scratch after every stroke: inland basins joining the sea, new seas,
+// coasts raised into land, and with a low threshold many bodies at once.
+TEST(Ocean_tracker, stays_what_world_ocean_finds_through_sinking_and_rising) {
+    const World world = refined_planet();
+    const Inputs in = inputs_of(world);
+    const Spatial_order o = spatial_order(in.position, in.live);
+    const auto count = std::uint32_t(o.slot_of.size());
+    const Vertex_adjacency g = renumbered_adjacency(world.mesh(), o.id_of, count);
+    std::vector<float> height(count);
+    std::vector<glm::vec3> where(count);
+    for (std::uint32_t i = 0; i < count; ++i) {
+        height[i] = in.height[o.slot_of[i]];
+        where[i] = glm::normalize(in.position[o.slot_of[i]]);
+    }
+    for (const double min_fraction : {0.002, 0.0002, 1.0}) {
+        std::vector<float> h = height;
+        Ocean_tracker tracker(g, h, o.slot_of, 0.f, min_fraction);
+        ASSERT_EQ(tracker.ocean(), world_ocean(g, h, o.slot_of, 0.f, min_fraction));
+        std::uint32_t seed = 12345;
+        const auto next = [&] { return seed = seed * 1664525u + 1013904223u; };
+        std::size_t incremental_changes = 0;
+        for (int stroke = 0; stroke < 60; ++stroke) {
+            // A patch around a random vertex, mostly sunk by up to 3 km, sometimes raised.
+            const glm::vec3 centre = where[next() % count];
+            const float radius = 0.02f + 0.08f * float(next() % 1000) / 1000.f;
+            const float metres = (next() % 4 == 0 ? 1.f : -1.f) * float(next() % 3000);
+            std::vector<std::uint32_t> crossed;
+            for (std::uint32_t i = 0; i < count; ++i)
+                if (glm::length(where[i] - centre) < radius) {
+                    const float was = h[i];
+                    h[i] += metres;
+                    if ((was < 0.f) != (h[i] < 0.f)) crossed.push_back(i);
+                }
+            const std::vector<std::uint8_t> before = tracker.ocean();
+            std::vector<std::uint32_t> changed;
+            tracker.update(g, h, o.slot_of, crossed, changed);
+            const std::vector<std::uint8_t> expected =
+                world_ocean(g, h, o.slot_of, 0.f, min_fraction);
+            ASSERT_EQ(tracker.ocean(), expected) << "stroke " << stroke << ", " << min_fraction;
+            std::sort(changed.begin(), changed.end());
+            EXPECT_EQ(std::adjacent_find(changed.begin(), changed.end()), changed.end())
+                << "each changed id once";
+            std::vector<std::uint32_t> differ;
+            for (std::uint32_t i = 0; i < count; ++i)
+                if (before[i] != expected[i]) differ.push_back(i);
+            ASSERT_EQ(changed, differ) << "stroke " << stroke;
+            incremental_changes += metres < 0 ? differ.size() : 0;
+        }
+        EXPECT_GT(incremental_changes, 0u) << "sinking strokes changed the ocean";
+    }
 }
 
 } // namespace

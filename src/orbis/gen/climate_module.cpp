@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <numbers>
+#include <optional>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
@@ -254,12 +255,13 @@ struct Climate_module::Memory {
     std::uint64_t mesh_version = 0, position_version = 0;
     Climate_params params;
     std::uint32_t slots = 0;
-    std::vector<std::uint32_t> order, rank; // rank -> slot, slot -> rank (0 for dead slots)
-    Vertex_adjacency g;                     // by rank
-    std::vector<glm::vec3> pos;             // by rank
-    std::vector<float> elevation;           // by rank, as this run read it
-    std::vector<float> elevation_by_slot;   // the same by slot (kept runs only)
-    std::vector<std::uint8_t> ocean;        // by rank
+    std::vector<std::uint32_t> order, rank;     // rank -> slot, slot -> rank (0 for dead slots)
+    Vertex_adjacency g;                         // by rank
+    std::vector<glm::vec3> pos;                 // by rank
+    std::vector<float> elevation;               // by rank, as this run read it
+    std::vector<float> elevation_by_slot;       // the same by slot (kept runs only)
+    std::vector<std::uint8_t> ocean;            // by rank
+    std::optional<Ocean_tracker> ocean_tracker; // kept runs only
     Scratch_vector<Cell> sweep;
     Scratch_vector<glm::vec3> wind;
     Scratch_vector<float> area;
@@ -785,7 +787,12 @@ Dict Climate_module::run_whole(World& world, const Climate_params& params,
         elevation = {};
     pos = {};
     k.g = renumbered_adjacency(m, k.rank, n);
-    k.ocean = world_ocean(k.g, k.elevation, k.order, 0.f, 0.002);
+    if (keep) {
+        k.ocean_tracker.emplace(k.g, k.elevation, k.order, 0.f, 0.002);
+        k.ocean = k.ocean_tracker->ocean();
+    } else {
+        k.ocean = world_ocean(k.g, k.elevation, k.order, 0.f, 0.002);
+    }
     progress.report(name(), 0.15);
 
     // Everything local to a vertex, in sweep order: the prevailing wind bent where it runs up
@@ -820,24 +827,26 @@ Dict Climate_module::run_again(World& world, Memory& k, const Progress& progress
     const auto& elevation_in = *world.layer(elevation_layer);
     const Mesh& m = world.mesh();
     // The vertices whose elevation changed since the kept run, found chunk by chunk.
-    std::vector<std::uint32_t> moved; // ranks
-    bool crossed = false;             // one of them crossed sea level
+    std::vector<std::uint32_t> moved;   // ranks
+    std::vector<std::uint32_t> crossed; // ranks that crossed sea level
     update_changed(elevation_in, k.elevation_by_slot.data(),
                    [&](std::size_t i, float was, float now) {
                        const auto s = std::uint32_t(i);
                        if (s >= k.slots || !m.contains(Vertex{s})) return;
-                       crossed |= (now < 0.f) != (was < 0.f);
+                       if ((now < 0.f) != (was < 0.f)) crossed.push_back(k.rank[s]);
                        k.elevation[k.rank[s]] = now;
                        moved.push_back(k.rank[s]);
                    });
     progress.report(name(), 0.1);
     // Whether a vertex is ocean depends on the whole world's coasts, but only on which
     // vertices lie below sea level.
-    if (crossed) {
-        std::vector<std::uint8_t> ocean = world_ocean(k.g, k.elevation, k.order, 0.f, 0.002);
-        for (std::uint32_t r = 0; r < ocean.size(); ++r)
-            if (ocean[r] != k.ocean[r]) moved.push_back(r);
-        k.ocean = std::move(ocean);
+    if (!crossed.empty()) {
+        std::vector<std::uint32_t> flipped;
+        k.ocean_tracker->update(k.g, k.elevation, k.order, crossed, flipped);
+        for (const std::uint32_t r : flipped) {
+            k.ocean[r] = k.ocean_tracker->ocean()[r];
+            moved.push_back(r);
+        }
     }
     // A vertex's record reads its neighbours' heights and ocean too.
     std::vector<std::uint32_t> changed;

@@ -21,6 +21,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <queue>
 #include <span>
 #include <stdexcept>
@@ -131,6 +132,7 @@ struct Hydrology_module::Memory {
     std::vector<float> height, rain, warmth; // by id
     std::vector<float> height_by_slot, rain_by_slot, warmth_by_slot; // kept runs only
     std::vector<std::uint8_t> ocean;                                 // by id
+    std::optional<Ocean_tracker> ocean_tracker;                      // kept runs only
     std::vector<double> runoff, lake_loss;                           // by id, m³/s
     std::vector<Water_out> water;                                    // by id, as last written
     // Versions of the six water layers right after that write: while the World's layers
@@ -225,7 +227,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::vector<std::uint8_t> live(slots, 0);
     // Ids whose inputs changed since the kept run, and whether the ocean must be found again.
     std::vector<std::uint32_t> changed;
-    bool crossed = !again;
+    std::vector<std::uint32_t> crossed; // ids whose elevation crossed sea level
     if (!again) {
         std::vector<glm::vec3> where(slots, glm::vec3(0));
         // The other inputs of a slot side by side, so that renumbering reads one record per
@@ -329,7 +331,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                     if (!std::isfinite(now))
                         throw std::runtime_error("module 'hydrology': elevation of v" +
                                                  std::to_string(s) + " is not a number");
-                    crossed |= (now < 0.f) != (was < 0.f);
+                    if ((now < 0.f) != (was < 0.f)) crossed.push_back(k.numbering.id_of[s]);
                 }
                 const std::uint32_t id = k.numbering.id_of[s];
                 by_id[id] = now;
@@ -350,13 +352,16 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     const Vertex_adjacency& g = k.g;
     const std::vector<double>& area_km2 = k.area_km2;
     // Which vertices are ocean depends only on which lie below sea level.
-    if (keep && crossed) {
-        std::vector<std::uint8_t> ocean_now =
-            world_ocean(g, height, slot_of, 0.f, params.ocean_min_fraction);
-        if (again)
-            for (std::uint32_t s = 0; s < count; ++s)
-                if (ocean_now[s] != k.ocean[s]) changed.push_back(s);
-        k.ocean = std::move(ocean_now);
+    if (keep && !again) {
+        k.ocean_tracker.emplace(g, height, slot_of, 0.f, params.ocean_min_fraction);
+        k.ocean = k.ocean_tracker->ocean();
+    } else if (!crossed.empty()) {
+        std::vector<std::uint32_t> flipped;
+        k.ocean_tracker->update(g, height, slot_of, crossed, flipped);
+        for (const std::uint32_t s : flipped) {
+            k.ocean[s] = k.ocean_tracker->ocean()[s];
+            changed.push_back(s);
+        }
     }
     const std::vector<std::uint8_t>& ocean = k.ocean;
     progress.report(name(), 0.1);

@@ -9,6 +9,7 @@
 #include "orbis/gen/vertex_adjacency.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace orbis::gen {
@@ -34,5 +35,41 @@ std::vector<std::uint8_t> world_ocean(const Vertex_adjacency& g,
                                       const std::vector<float>& elevation,
                                       const std::vector<std::uint32_t>& slot_of, float sea_level,
                                       double min_fraction);
+
+/// world_ocean on a renumbered graph, kept up to date as vertices cross sea level: what
+/// `climate` and `hydrology` keep between runs (run_memory.hpp), so that a stroke that sinks a
+/// stretch of coast does not search every sea again.
+class Ocean_tracker {
+public:
+    /// The bodies below sea level and world_ocean(g, elevation, slot_of, sea_level,
+    /// min_fraction) of them. Cost: O(vertices + edges).
+    Ocean_tracker(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                  const std::vector<std::uint32_t>& slot_of, float sea_level, double min_fraction);
+    /// Moves the bodies.
+    Ocean_tracker(Ocean_tracker&&) noexcept;
+    /// Moves the bodies.
+    Ocean_tracker& operator=(Ocean_tracker&&) noexcept;
+    ~Ocean_tracker();
+
+    /// One byte per id, 1 on the world ocean: what world_ocean gives for the elevations of
+    /// the last construction or update.
+    const std::vector<std::uint8_t>& ocean() const;
+    /// Brings ocean() up to world_ocean of `elevation` (the same graph and numbering), where
+    /// the ids in `crossed` (each once) and only they crossed sea level since; appends the ids
+    /// whose ocean changed to `changed`. Cost: O(crossed + the small bodies they join to the
+    /// ocean) when all of them sank; a whole search when one rose (which may split a body) or
+    /// when the largest body lost its place to another.
+    void update(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                const std::vector<std::uint32_t>& slot_of,
+                const std::vector<std::uint32_t>& crossed, std::vector<std::uint32_t>& changed);
+
+    /// The bodies below sea level (defined with the tracker).
+    struct Bodies;
+
+private:
+    std::unique_ptr<Bodies> bodies_;
+    float sea_level_;
+    double min_fraction_;
+};
 
 } // namespace orbis::gen

@@ -20,7 +20,7 @@ namespace orbis::ui {
 namespace {
 
 // Up to this many vertices, climate, hydrology and biome keep what they computed between runs
-// (about 340 bytes a vertex in all, 0.6 GB at a million sphere points), so that live water
+// (about 270 bytes a vertex in all, 0.48 GB at a million sphere points), so that live water
 // redoes only what a stroke reaches: 3 times faster at a million points. Above it (the 10M
 // worlds, whose editor must fit in 3 GB) every update is a whole run.
 constexpr std::uint32_t run_memory_vertices = 4'000'000;

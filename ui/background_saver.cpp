@@ -6,10 +6,28 @@
 
 #include <QEventLoop>
 
+#ifdef __linux__
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
+
 #include <exception>
 #include <utility>
 
 namespace orbis::ui {
+
+namespace {
+
+// The writer yields the cores to the GUI thread (and the renderer): a save is not urgent, and
+// on two cores a writer at the same priority takes turns with the GUI thread.
+void lower_priority() {
+#ifdef __linux__
+    setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), 10);
+#endif
+}
+
+} // namespace
 
 struct Background_saver::Job {
     Save_result result;
@@ -67,6 +85,7 @@ void Background_saver::start_next() {
     progress_.store(0.0, std::memory_order_relaxed);
     Q_EMIT started(running_->result.path, running_->result.purpose);
     worker_ = std::thread([this, job = running_] {
+        lower_priority();
         try {
             io::Save_any_options options;
             options.progress = [this](std::uint64_t written, std::uint64_t total) {

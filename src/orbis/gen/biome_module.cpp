@@ -263,7 +263,7 @@ Dict Biome_module::run_with(World& world, const Biome_params& params,
         update_changed(*precipitation, k.precipitation.data(), on_vertex);
         if (elevation_in) update_changed(*elevation_in, k.height.data(), on_vertex);
         if (lake) update_changed(*lake, k.lake.data(), on_vertex);
-        if (ocean_in) update_changed(*ocean_in, reinterpret_cast<bool*>(k.ocean.data()), on_vertex);
+        if (ocean_in) update_changed(*ocean_in, k.ocean.data(), on_vertex);
         if (discharge) {
             std::vector<std::uint32_t> sources;
             update_changed(*discharge, k.discharge.data(), [&](std::size_t e, float, float) {

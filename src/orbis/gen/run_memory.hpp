@@ -34,7 +34,8 @@ inline void set_run_memory_limit(std::uint32_t vertices) {
 }
 
 /// Compares a layer's values with `kept` (a copy of them as of the kept run, at least as many
-/// values as the layer has slots) and, for each value whose bytes differ, calls
+/// values as the layer has slots, of any type of the same size: bytes for a bool layer) and,
+/// for each value whose bytes differ, calls
 /// changed(index, kept value, current value) and then updates kept[index]. Whole chunks that
 /// match cost one memcmp. `changed` may throw; kept is then partly updated.
 template <class Layer, class T, class Changed>

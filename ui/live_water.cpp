@@ -4,6 +4,7 @@
 #include "ui/document.hpp"
 #include "ui/editor_modules.hpp"
 
+#include "orbis/gen/module.hpp"
 #include "orbis/gen/refresh.hpp"
 #include "orbis/gen/run_memory.hpp"
 
@@ -12,6 +13,7 @@
 #include <QTimer>
 #include <QtConcurrent>
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -38,6 +40,8 @@ struct Live_water::State {
     QTimer* timer = nullptr; // coalesces the signals of one event-loop turn into one check
     bool running = false;
     std::uint64_t serial = 0; // the document state the running update started from
+    // The mesh whose water the modules last computed (an update or a preparation), 0 for none.
+    std::uint64_t prepared_mesh = 0;
 };
 
 Live_water::Live_water(Document& document, QObject* parent)
@@ -83,14 +87,48 @@ void Live_water::finish() {
 void Live_water::check() {
     if (!enabled_ || state_->running) return;
     const World* world = document_.world();
-    if (!world || !gen::first_stale_step(*world, gen::live_water_modules)) return;
-    start();
+    if (!world) return;
+    if (gen::first_stale_step(*world, gen::live_water_modules))
+        start();
+    else if (state_->prepared_mesh != world->mesh_version())
+        prepare();
+}
+
+void Live_water::prepare() {
+    State& s = *state_;
+    const World& world = *document_.world();
+    s.prepared_mesh = world.mesh_version();
+    if (world.mesh().vertex_count() > gen::run_memory_limit()) return;
+    bool has_water = false;
+    for (const Step_record& step : world.provenance().steps)
+        has_water |= std::find(gen::live_water_modules.begin(), gen::live_water_modules.end(),
+                               step.module) != gen::live_water_modules.end();
+    if (!has_water) return;
+    s.running = true;
+    s.serial = document_.serial();
+    // The water steps again on a copy, whose results are dropped: what matters is what the
+    // modules keep, so that the first stroke's update redoes only what it reaches.
+    auto job = [copy = world]() mutable {
+        auto result = std::make_shared<State::Result>();
+        try {
+            for (const Step_record& step : copy.provenance().steps)
+                if (std::find(gen::live_water_modules.begin(), gen::live_water_modules.end(),
+                              step.module) != gen::live_water_modules.end())
+                    if (const gen::Module* module = editor_modules().find(step.module))
+                        gen::run_module(copy, *module, step.params);
+        } catch (const std::exception&) {
+            // Nothing is lost: the first update will be a whole run, and say why if it fails.
+        }
+        return result;
+    };
+    s.watcher.setFuture(QtConcurrent::run(std::move(job)));
 }
 
 void Live_water::start() {
     State& s = *state_;
     s.running = true;
     s.serial = document_.serial();
+    s.prepared_mesh = document_.world()->mesh_version();
     auto job = [start = *document_.world()]() mutable {
         auto result = std::make_shared<State::Result>();
         const auto began = std::chrono::steady_clock::now();

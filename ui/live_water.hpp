@@ -18,7 +18,10 @@ class Document;
 /// makes the result part of the step that made them stale (Document::amend_last_step), so one
 /// undo brings the old rivers back. A result that arrives after another edit is dropped and
 /// the work starts again from the new state. The document stays editable meanwhile: the
-/// worker has its own copy-on-write World.
+/// worker has its own copy-on-write World. A world whose water is fresh but was not computed
+/// in this session (an opened file, an undone mesh edit) is prepared in the background: its
+/// water steps run once on a copy whose results are dropped, so that the modules keep their
+/// state (gen::run_memory_limit) and the first stroke's update redoes only what it reaches.
 class Live_water : public QObject {
     Q_OBJECT
 public:
@@ -31,7 +34,7 @@ public:
     void set_enabled(bool on);
     /// Whether live water is on.
     bool enabled() const { return enabled_; }
-    /// True while an update runs or waits to start.
+    /// True while an update or a preparation runs, or one waits to start.
     bool busy() const;
     /// Blocks until no update runs or waits (tests): takes each result as the event loop would.
     void finish();
@@ -46,6 +49,7 @@ private:
     struct State;
     void check();
     void start();
+    void prepare();
     void take_result();
 
     Document& document_;

@@ -7,10 +7,15 @@
 #include "ui_support.hpp"
 
 #include "orbis/edit/brush.hpp"
+#include "orbis/gen/climate_module.hpp"
 #include "orbis/gen/hydrology_module.hpp"
 #include "orbis/gen/refresh.hpp"
+#include "orbis/gen/run_memory.hpp"
+#include "orbis/io/formats.hpp"
+#include "ui/editor_modules.hpp"
 
 #include <QCoreApplication>
+#include <QTemporaryDir>
 #include <QUndoStack>
 #include <gtest/gtest.h>
 
@@ -112,6 +117,40 @@ TEST(Live_water, AResultForAStateThatIsGoneIsDroppedAndRedone) {
     live.finish();
     EXPECT_FALSE(gen::first_stale_step(*doc.world(), gen::live_water_modules));
     EXPECT_EQ(doc.undo_stack()->count(), 3);
+}
+
+// An opened file's water was computed elsewhere: live water prepares it in the background, so
+// that the first stroke's update sweeps the climate only where the stroke reaches.
+TEST(Live_water, AnOpenedWorldIsPreparedSoTheFirstStrokeRedoesOnlyWhatItReaches) {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("opened.orbis").toStdString();
+    io::save_any(testing::small_world(6000), path);
+    Document doc;
+    doc.reset(io::load_any(path), QString(), false);
+    Live_water live(doc);
+    live.set_enabled(true);
+    live.finish();
+    EXPECT_EQ(doc.undo_stack()->count(), 0) << "preparing changes nothing";
+    const World before = *doc.world();
+
+    stroke(doc, peak(before), 1);
+    live.finish();
+    ASSERT_EQ(doc.undo_stack()->count(), 1);
+    EXPECT_FALSE(gen::first_stale_step(*doc.world(), gen::live_water_modules));
+    const auto* climate =
+        dynamic_cast<const gen::Climate_module*>(editor_modules().find("climate"));
+    ASSERT_NE(climate, nullptr);
+    EXPECT_LT(climate->last_run_vertices(), doc.world()->mesh().vertex_count())
+        << "the update after the first stroke was a whole run";
+
+    // And the water is what a whole run gives.
+    World whole = *doc.world();
+    gen::set_run_memory_limit(0);
+    for (const Step_record& step : whole.provenance().steps)
+        if (step.module == "hydrology")
+            gen::run_module(whole, gen::Hydrology_module{}, step.params);
+    gen::set_run_memory_limit(4'000'000);
+    EXPECT_TRUE(same_water(whole, *doc.world()));
 }
 
 } // namespace

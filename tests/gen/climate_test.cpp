@@ -376,6 +376,11 @@ TEST(ClimateRunMemory, ARunAfterAnEditRedoesWhatItReachesAndGivesAWholeRunsBytes
     const Dict report = run_module(world, module, {});
     EXPECT_GT(module.last_run_vertices(), 0u);
     EXPECT_LT(module.last_run_vertices(), count / 2) << "the run redid most of the world";
+    // Again without an edit: nothing to redo, and the layers (and their versions) stay.
+    const std::uint64_t version = world.layer(temperature_layer)->version();
+    EXPECT_EQ(run_module(world, module, {}), report);
+    EXPECT_EQ(module.last_run_vertices(), 0u);
+    EXPECT_EQ(world.layer(temperature_layer)->version(), version);
     World whole = world;
     const Climate_module fresh;
     EXPECT_EQ(run_module(whole, fresh, {}), report);

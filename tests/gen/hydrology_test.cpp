@@ -485,9 +485,16 @@ TEST(HydrologyRunMemory, ARunAfterAnEditGivesAWholeRunsBytes) {
         grew += (*world.layer(ocean_layer))[v] && !(*before.layer(ocean_layer))[v];
     EXPECT_GT(grew, 0u) << "the sunk coast joined the ocean";
 
+    // Again without an edit: the water layers (and their versions) stay.
+    const std::uint64_t version = world.layer(discharge_layer)->version();
+    EXPECT_EQ(run_module(world, hydrology, {}), report);
+    EXPECT_EQ(world.layer(discharge_layer)->version(), version);
+
     set_run_memory_limit(0);
     World whole = world;
     EXPECT_EQ(run_module(whole, Hydrology_module{}, {}), report);
+    // A whole run that finds the same water leaves the layers alone too.
+    EXPECT_EQ(whole.layer(discharge_layer)->version(), version);
     expect_same_water(world, whole);
 
     // Undo: the world from before the edit, run from the edited state's memory.

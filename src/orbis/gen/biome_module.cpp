@@ -283,18 +283,32 @@ Dict Biome_module::run_with(World& world, const Biome_params& params,
             k.biome[i] = std::int32_t(b);
         }
     }
-    {
-        const auto* existing = world.layer(biome_layer);
-        auto [biome] = world.lock_layer(biome_layer);
-        if (again && existing && existing->version() == k.written) {
-            // The layer still holds the kept biomes: only the changed ones are written.
-            for (const std::uint32_t i : changed)
-                if (biome.get(Vertex{i}) != k.biome[i]) biome[Vertex{i}] = k.biome[i];
+    // Nothing is locked (and the layer's version stays) unless a biome changes.
+    const auto* existing = world.layer(biome_layer);
+    if (again && existing && existing->version() == k.written) {
+        // The layer still holds the kept biomes: only the changed ones are written.
+        std::vector<std::uint32_t> differ;
+        for (const std::uint32_t i : changed)
+            if ((*existing)[Vertex{i}] != k.biome[i]) differ.push_back(i);
+        if (!differ.empty()) {
+            auto [biome] = world.lock_layer(biome_layer);
+            for (const std::uint32_t i : differ)
+                biome[Vertex{i}] = k.biome[i];
+        }
+    } else {
+        const auto values = [&](std::size_t first, std::span<std::int32_t> out) {
+            for (std::size_t i = 0; i < out.size(); ++i)
+                if (m.contains(Vertex{std::uint32_t(first + i)})) out[i] = k.biome[first + i];
+        };
+        if (existing) {
+            const auto biome_new = changed_chunks(*existing, values);
+            if (any_changed(biome_new)) {
+                auto [biome] = world.lock_layer(biome_layer);
+                write_changed_chunks(biome, biome_new);
+            }
         } else {
-            parallel_changed_chunks(biome, [&](std::size_t first, std::span<std::int32_t> out) {
-                for (std::size_t i = 0; i < out.size(); ++i)
-                    if (m.contains(Vertex{std::uint32_t(first + i)})) out[i] = k.biome[first + i];
-            });
+            auto [biome] = world.lock_layer(biome_layer);
+            parallel_changed_chunks(biome, values);
         }
     }
     Dict report;

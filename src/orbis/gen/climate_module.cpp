@@ -685,19 +685,35 @@ void write_all(World& world, const Climate_module::Memory& k) {
         }
     });
     // Whole chunks at a time, on two threads: far cheaper than a copy-on-write check per
-    // value.
-    auto [wind_out, temperature_out, precipitation_out] =
-        world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
-    const auto copy = [](auto& out, const auto& values) {
-        parallel_chunks(out, [&](std::size_t first, auto span) {
+    // value. Only chunks whose bytes change are written, and layers that would not change are
+    // not even locked, so their versions (and whatever was computed from them) stay.
+    const auto fill_from = [](const auto& values) {
+        return [&values](std::size_t first, auto span) {
             if (first >= values.size()) return;
             std::copy_n(values.begin() + std::ptrdiff_t(first),
                         std::min(span.size(), values.size() - first), span.begin());
-        });
+        };
     };
-    copy(wind_out, wind_at);
-    copy(temperature_out, temperature_at);
-    copy(precipitation_out, rain_at);
+    const auto* wind_in = world.layer(wind_layer);
+    const auto* temperature_in = world.layer(temperature_layer);
+    const auto* precipitation_in = world.layer(precipitation_layer);
+    if (wind_in && temperature_in && precipitation_in) {
+        const auto wind = changed_chunks(*wind_in, fill_from(wind_at));
+        const auto temperature = changed_chunks(*temperature_in, fill_from(temperature_at));
+        const auto rain = changed_chunks(*precipitation_in, fill_from(rain_at));
+        if (!any_changed(wind) && !any_changed(temperature) && !any_changed(rain)) return;
+        auto [wind_out, temperature_out, precipitation_out] =
+            world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
+        write_changed_chunks(wind_out, wind);
+        write_changed_chunks(temperature_out, temperature);
+        write_changed_chunks(precipitation_out, rain);
+        return;
+    }
+    auto [wind_out, temperature_out, precipitation_out] =
+        world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
+    parallel_changed_chunks(wind_out, fill_from(wind_at));
+    parallel_changed_chunks(temperature_out, fill_from(temperature_at));
+    parallel_changed_chunks(precipitation_out, fill_from(rain_at));
 }
 
 // The versions of the three output layers (0 where one is missing).
@@ -881,18 +897,29 @@ Dict Climate_module::run_again(World& world, Memory& k, const Progress& progress
 
     if (output_versions(world) != k.written) {
         write_all(world, k);
-    } else if (!last.empty() || !changed.empty()) {
+    } else {
         // The layers still hold the kept run's values: only what changed is written, so an
         // edit's undo step copies the few chunks it touched rather than three whole layers.
-        auto [wind_out, temperature_out, precipitation_out] =
-            world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
+        const auto& wind_in = *world.layer(wind_layer);
+        const auto& temperature_in = *world.layer(temperature_layer);
+        const auto& precipitation_in = *world.layer(precipitation_layer);
+        std::vector<std::uint32_t> wind, temperature, rain; // ranks
         for (const std::uint32_t r : changed)
-            if (const Vertex v{k.order[r]}; wind_out.get(v) != k.wind[r]) wind_out[v] = k.wind[r];
+            if (wind_in[Vertex{k.order[r]}] != k.wind[r]) wind.push_back(r);
         for (const std::uint32_t r : last) {
             const Vertex v{k.order[r]};
-            if (!same_bits(temperature_out.get(v), k.temperature[r]))
-                temperature_out[v] = k.temperature[r];
-            if (!same_bits(precipitation_out.get(v), k.rain[r])) precipitation_out[v] = k.rain[r];
+            if (!same_bits(temperature_in[v], k.temperature[r])) temperature.push_back(r);
+            if (!same_bits(precipitation_in[v], k.rain[r])) rain.push_back(r);
+        }
+        if (!wind.empty() || !temperature.empty() || !rain.empty()) {
+            auto [wind_out, temperature_out, precipitation_out] =
+                world.lock_layer(wind_layer, temperature_layer, precipitation_layer);
+            for (const std::uint32_t r : wind)
+                wind_out[Vertex{k.order[r]}] = k.wind[r];
+            for (const std::uint32_t r : temperature)
+                temperature_out[Vertex{k.order[r]}] = k.temperature[r];
+            for (const std::uint32_t r : rain)
+                precipitation_out[Vertex{k.order[r]}] = k.rain[r];
         }
     }
     return climate_report(k);

@@ -657,29 +657,33 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     if (again && water_versions(world) == k.written) {
         // The layers still hold the kept run's water: only the vertices whose water changed
         // are written, and each changed outflow moves between two edges.
-        auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
-            world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
-                             basin_layer, runoff_layer);
-        const auto edge_to = [&](std::uint32_t a, std::uint32_t b) {
-            for (const Edge e : Vertex{a}.edges(m))
-                if (e.dest(m).index() == b) return e;
-            throw std::logic_error("hydrology: a receiver is not a neighbour");
-        };
-        for (std::uint32_t s = 0; s < count; ++s) {
-            const Water_out& was = k.water[s];
-            const Water_out& is = now[s];
-            if (same_water(was, is)) continue;
-            const std::uint32_t slot = slot_of[s];
-            const Vertex v{slot};
-            if (was.down != is.down || !same_bits(was.flow, is.flow)) {
-                if (was.down != none) discharge_out[edge_to(slot, was.down)] = 0.f;
-                if (is.down != none) discharge_out[edge_to(slot, is.down)] = is.flow;
+        std::vector<std::uint32_t> differ;
+        for (std::uint32_t s = 0; s < count; ++s)
+            if (!same_water(k.water[s], now[s])) differ.push_back(s);
+        if (!differ.empty()) {
+            auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
+                world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
+                                 basin_layer, runoff_layer);
+            const auto edge_to = [&](std::uint32_t a, std::uint32_t b) {
+                for (const Edge e : Vertex{a}.edges(m))
+                    if (e.dest(m).index() == b) return e;
+                throw std::logic_error("hydrology: a receiver is not a neighbour");
+            };
+            for (const std::uint32_t s : differ) {
+                const Water_out& was = k.water[s];
+                const Water_out& is = now[s];
+                const std::uint32_t slot = slot_of[s];
+                const Vertex v{slot};
+                if (was.down != is.down || !same_bits(was.flow, is.flow)) {
+                    if (was.down != none) discharge_out[edge_to(slot, was.down)] = 0.f;
+                    if (is.down != none) discharge_out[edge_to(slot, is.down)] = is.flow;
+                }
+                if (was.ocean != is.ocean) ocean_out[v] = is.ocean;
+                if (was.lake != is.lake) lake_out[v] = is.lake;
+                if (!same_bits(was.level, is.level)) level_out[v] = is.level;
+                if (was.basin != is.basin) basin_out[v] = is.basin;
+                if (!same_bits(was.runoff, is.runoff)) runoff_out[v] = is.runoff;
             }
-            if (was.ocean != is.ocean) ocean_out[v] = is.ocean;
-            if (was.lake != is.lake) lake_out[v] = is.lake;
-            if (!same_bits(was.level, is.level)) level_out[v] = is.level;
-            if (was.basin != is.basin) basin_out[v] = is.basin;
-            if (!same_bits(was.runoff, is.runoff)) runoff_out[v] = is.runoff;
         }
     } else {
         // Put back at the vertices' slots in one pass (scattered writes, which do not stall as
@@ -691,12 +695,9 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             for (std::uint32_t s = begin; s < end; ++s)
                 by_slot[slot_of[s]] = now[s];
         });
-        auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
-            world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
-                             basin_layer, runoff_layer);
         // One pass over the quad-edges sets both directions of each; the chunk of edge slots
         // 2q and 2q + 1 is the same (chunks hold an even number of values).
-        parallel_changed_chunks(discharge_out, [&](std::size_t first, std::span<float> out) {
+        const auto discharge_values = [&](std::size_t first, std::span<float> out) {
             const auto begin = std::uint32_t(first / 2),
                        end = std::uint32_t((first + out.size()) / 2);
             for (std::uint32_t q = begin; q < end; ++q) {
@@ -707,21 +708,59 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                 out[i] = by_slot[a].down == b ? by_slot[a].flow : 0.f;
                 out[i + 1] = by_slot[b].down == a ? by_slot[b].flow : 0.f;
             }
-        });
+        };
         // Dead slots keep their values.
-        const auto per_vertex = [&](auto& lock, auto value_of) {
-            parallel_changed_chunks(lock, [&](std::size_t first, auto out) {
+        const auto vertex_values = [&](auto value_of) {
+            return [&, value_of](std::size_t first, auto out) {
                 for (std::size_t i = 0; i < out.size(); ++i) {
                     const auto s = std::uint32_t(first + i);
                     if (live[s]) out[i] = value_of(by_slot[s]);
                 }
-            });
+            };
         };
-        per_vertex(ocean_out, [](const Water_out& v) { return v.ocean; });
-        per_vertex(lake_out, [](const Water_out& v) { return v.lake; });
-        per_vertex(level_out, [](const Water_out& v) { return v.level; });
-        per_vertex(basin_out, [](const Water_out& v) { return v.basin; });
-        per_vertex(runoff_out, [](const Water_out& v) { return v.runoff; });
+        const auto ocean_of = [](const Water_out& v) { return v.ocean; };
+        const auto lake_of_vertex = [](const Water_out& v) { return v.lake; };
+        const auto level_of = [](const Water_out& v) { return v.level; };
+        const auto basin_of = [](const Water_out& v) { return v.basin; };
+        const auto runoff_of = [](const Water_out& v) { return v.runoff; };
+        const auto* ocean_in = world.layer(ocean_layer);
+        const auto* lake_in = world.layer(lake_layer);
+        const auto* level_in = world.layer(water_level_layer);
+        const auto* discharge_in = world.layer(discharge_layer);
+        const auto* basin_in = world.layer(basin_layer);
+        const auto* runoff_in = world.layer(runoff_layer);
+        if (ocean_in && lake_in && level_in && discharge_in && basin_in && runoff_in) {
+            // Layers that would not change are not even locked, so their versions (and what
+            // was computed from them) stay.
+            const auto ocean_new = changed_chunks(*ocean_in, vertex_values(ocean_of));
+            const auto lake_new = changed_chunks(*lake_in, vertex_values(lake_of_vertex));
+            const auto level_new = changed_chunks(*level_in, vertex_values(level_of));
+            const auto discharge_new = changed_chunks(*discharge_in, discharge_values);
+            const auto basin_new = changed_chunks(*basin_in, vertex_values(basin_of));
+            const auto runoff_new = changed_chunks(*runoff_in, vertex_values(runoff_of));
+            if (any_changed(ocean_new) || any_changed(lake_new) || any_changed(level_new) ||
+                any_changed(discharge_new) || any_changed(basin_new) || any_changed(runoff_new)) {
+                auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
+                    world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
+                                     basin_layer, runoff_layer);
+                write_changed_chunks(ocean_out, ocean_new);
+                write_changed_chunks(lake_out, lake_new);
+                write_changed_chunks(level_out, level_new);
+                write_changed_chunks(discharge_out, discharge_new);
+                write_changed_chunks(basin_out, basin_new);
+                write_changed_chunks(runoff_out, runoff_new);
+            }
+        } else {
+            auto [ocean_out, lake_out, level_out, discharge_out, basin_out, runoff_out] =
+                world.lock_layer(ocean_layer, lake_layer, water_level_layer, discharge_layer,
+                                 basin_layer, runoff_layer);
+            parallel_changed_chunks(ocean_out, vertex_values(ocean_of));
+            parallel_changed_chunks(lake_out, vertex_values(lake_of_vertex));
+            parallel_changed_chunks(level_out, vertex_values(level_of));
+            parallel_changed_chunks(discharge_out, discharge_values);
+            parallel_changed_chunks(basin_out, vertex_values(basin_of));
+            parallel_changed_chunks(runoff_out, vertex_values(runoff_of));
+        }
     }
     if (keep) {
         k.water = std::move(now);

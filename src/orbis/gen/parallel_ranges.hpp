@@ -14,6 +14,7 @@
 #include <span>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "orbis/core/chunked_array.hpp"
@@ -142,18 +143,17 @@ void parallel_chunks(Lock& out, Fill&& fill) {
         16);
 }
 
-/// As parallel_chunks, but fill(first_index, values) writes into a copy of each chunk's current
-/// values, and only the chunks whose bytes it changed are taken for writing and replaced: the
-/// rest stay shared with snapshots, so an undo step after a run that changed a region holds
-/// that region's chunks and not a copy of the whole layer. Values fill leaves alone (dead
-/// slots) keep theirs. Cost: a copy and a comparison per chunk, on two threads.
-template <class Lock, class Fill>
-void parallel_changed_chunks(Lock& out, Fill&& fill) {
-    using T = typename Lock::layer_type::value_type;
+/// The new values of the chunks of a layer that fill(first_index, values) changes: fill writes
+/// into a copy of each chunk's current values (values it leaves alone, such as dead slots, keep
+/// theirs), and a chunk whose bytes come out the same gets no entry (a null pointer). Reads
+/// only, on two threads; write_changed_chunks then writes what it found. Arrays rather than
+/// vectors, because std::vector<bool> is not an array of bool.
+template <class Layer, class Fill>
+std::vector<std::unique_ptr<typename Layer::value_type[]>> changed_chunks(const Layer& layer,
+                                                                          Fill&& fill) {
+    using T = typename Layer::value_type;
     static_assert(std::is_trivially_copyable_v<T>, "chunks are compared byte by byte");
-    const auto& layer = out.layer();
     const std::size_t count = layer.chunk_count();
-    // Arrays rather than vectors: std::vector<bool> is not an array of bool.
     std::vector<std::unique_ptr<T[]>> changed(count);
     parallel_ranges(
         static_cast<std::uint32_t>(count),
@@ -171,11 +171,34 @@ void parallel_changed_chunks(Lock& out, Fill&& fill) {
             }
         },
         16);
-    for (std::size_t c = 0; c < count; ++c)
+    return changed;
+}
+
+/// Whether changed_chunks found anything to write.
+template <class T>
+bool any_changed(const std::vector<std::unique_ptr<T[]>>& changed) {
+    for (const auto& c : changed)
+        if (c) return true;
+    return false;
+}
+
+/// Writes the chunks changed_chunks found through `out`, a lock on the same layer (unchanged
+/// since): only those chunks are taken for writing, so the rest stay shared with snapshots.
+template <class Lock, class T>
+void write_changed_chunks(Lock& out, const std::vector<std::unique_ptr<T[]>>& changed) {
+    for (std::size_t c = 0; c < changed.size(); ++c)
         if (changed[c]) {
-            const std::span<T> chunk = out.chunk(c);
+            const auto chunk = out.chunk(c);
             std::copy_n(changed[c].get(), chunk.size(), chunk.begin());
         }
+}
+
+/// changed_chunks and write_changed_chunks on a locked layer: an undo step after a run that
+/// changed a region holds that region's chunks and not a copy of the whole layer. Cost: a copy
+/// and a comparison per chunk, on two threads.
+template <class Lock, class Fill>
+void parallel_changed_chunks(Lock& out, Fill&& fill) {
+    write_changed_chunks(out, changed_chunks(out.layer(), std::forward<Fill>(fill)));
 }
 
 } // namespace orbis::gen

@@ -14,7 +14,6 @@
 #include <array>
 #include <cmath>
 #include <memory>
-#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
@@ -167,11 +166,7 @@ Dict Biome_module::run_with(World& world, const Biome_params& params,
     // Without an ocean layer the ocean comes from the whole world's elevation: nothing to keep.
     const bool keep = m.vertex_count() <= run_memory_limit() && (ocean_in || !elevation_in);
 
-    std::unique_ptr<Memory> kept;
-    {
-        const std::lock_guard lock(memory_mutex_);
-        kept = std::move(memory_);
-    }
+    std::unique_ptr<Memory> kept = memory_.take();
     if (kept && !(keep && kept->mesh_version == world.mesh_version() && kept->params == params &&
                   kept->slots == slots && kept->edge_slots == m.edge_slots() &&
                   kept->has_ocean == (ocean_in != nullptr) && kept->has_lake == (lake != nullptr) &&
@@ -316,8 +311,7 @@ Dict Biome_module::run_with(World& world, const Biome_params& params,
         report.set(styles[std::size_t(i)].name, k.counts[std::size_t(i)]);
     if (keep) {
         k.written = world.layer(biome_layer)->version();
-        const std::lock_guard lock(memory_mutex_);
-        memory_ = std::move(kept);
+        memory_.put(std::move(kept));
     }
     return report;
 }

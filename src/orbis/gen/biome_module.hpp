@@ -5,10 +5,10 @@
 #include "orbis/core/layer_hints.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/gen/module.hpp"
+#include "orbis/gen/run_memory.hpp"
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string_view>
 
 namespace orbis::gen {
@@ -98,8 +98,7 @@ public:
                   const Progress& progress) const override;
 
 private:
-    mutable std::mutex memory_mutex_;
-    mutable std::unique_ptr<Memory> memory_; // taken out while a run uses it
+    Kept_state<Memory> memory_;
 };
 
 } // namespace orbis::gen

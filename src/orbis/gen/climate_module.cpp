@@ -19,7 +19,6 @@
 #include <initializer_list>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <numbers>
 #include <optional>
 #include <stdexcept>
@@ -738,13 +737,7 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
     if (m.vertex_count() == 0) throw std::runtime_error("module 'climate' needs vertices");
     const bool keep = m.vertex_count() <= run_memory_limit();
 
-    // The kept state leaves the module while a run uses it: a run that stops halfway (an
-    // exception, a cancellation) drops it rather than leave it half updated.
-    std::unique_ptr<Memory> kept;
-    {
-        const std::lock_guard lock(memory_mutex_);
-        kept = std::move(memory_);
-    }
+    std::unique_ptr<Memory> kept = memory_.take();
     if (kept && !(keep && kept->mesh_version == world.mesh_version() &&
                   kept->position_version == position->version() && kept->params == params &&
                   kept->slots == m.vertex_slots()))
@@ -753,8 +746,7 @@ Dict Climate_module::run_with(World& world, const Climate_params& params,
         kept ? run_again(world, *kept, progress) : run_whole(world, params, kept, keep, progress);
     if (keep) {
         kept->written = output_versions(world);
-        const std::lock_guard lock(memory_mutex_);
-        memory_ = std::move(kept);
+        memory_.put(std::move(kept));
     }
     return report;
 }

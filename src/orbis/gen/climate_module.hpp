@@ -4,12 +4,12 @@
 
 #include "orbis/core/layer_info.hpp"
 #include "orbis/gen/module.hpp"
+#include "orbis/gen/run_memory.hpp"
 
 #include <glm/vec3.hpp>
 
 #include <atomic>
 #include <memory>
-#include <mutex>
 
 #include <string_view>
 
@@ -106,8 +106,7 @@ private:
                    bool keep, const Progress& progress) const;
     Dict run_again(World& world, Memory& kept, const Progress& progress) const;
 
-    mutable std::mutex memory_mutex_;
-    mutable std::unique_ptr<Memory> memory_; // taken out while a run uses it
+    Kept_state<Memory> memory_;
     mutable std::atomic<std::size_t> last_run_vertices_{0};
 };
 

@@ -19,7 +19,6 @@
 #include <cmath>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <numeric>
 #include <optional>
 #include <queue>
@@ -201,13 +200,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
 
     const std::uint32_t slots = m.vertex_slots();
     const bool keep = m.vertex_count() <= run_memory_limit();
-    // The kept state leaves the module while a run uses it: a run that stops halfway drops it
-    // rather than leave it half updated.
-    std::unique_ptr<Memory> kept;
-    {
-        const std::lock_guard lock(memory_mutex_);
-        kept = std::move(memory_);
-    }
+    std::unique_ptr<Memory> kept = memory_.take();
     if (kept && !(keep && kept->mesh_version == world.mesh_version() &&
                   kept->position_version == position->version() && kept->params == params &&
                   kept->slots == slots && kept->has_rain == (precipitation != nullptr) &&
@@ -804,8 +797,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     report.set("ocean_inflow", ocean_inflow);
     report.set("max_discharge", max_discharge);
     if (keep) {
-        const std::lock_guard lock(memory_mutex_);
-        memory_ = std::move(kept);
+        memory_.put(std::move(kept));
     }
     return report;
 }

@@ -4,10 +4,10 @@
 
 #include "orbis/core/layer_info.hpp"
 #include "orbis/gen/module.hpp"
+#include "orbis/gen/run_memory.hpp"
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string_view>
 
 namespace orbis::gen {
@@ -89,8 +89,7 @@ public:
                   const Progress& progress) const override;
 
 private:
-    mutable std::mutex memory_mutex_;
-    mutable std::unique_ptr<Memory> memory_; // taken out while a run uses it
+    Kept_state<Memory> memory_;
 };
 
 } // namespace orbis::gen

@@ -11,6 +11,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <mutex>
 #include <type_traits>
 
 namespace orbis::gen {
@@ -32,6 +34,28 @@ inline std::uint32_t run_memory_limit() {
 inline void set_run_memory_limit(std::uint32_t vertices) {
     detail::run_memory_limit.store(vertices, std::memory_order_relaxed);
 }
+
+/// Where a module keeps the state of its last run (run memory): the state leaves it while a run
+/// uses it, so that a run that stops halfway (an exception, a cancellation) drops it rather
+/// than leave it half updated, and two runs at once never share it (the second runs whole).
+template <class State>
+class Kept_state {
+public:
+    /// The kept state, now the caller's, or null when there is none.
+    std::unique_ptr<State> take() const {
+        const std::lock_guard lock(mutex_);
+        return std::move(state_);
+    }
+    /// Keeps `state` for the next run.
+    void put(std::unique_ptr<State> state) const {
+        const std::lock_guard lock(mutex_);
+        state_ = std::move(state);
+    }
+
+private:
+    mutable std::mutex mutex_;
+    mutable std::unique_ptr<State> state_;
+};
 
 /// Compares a layer's values with `kept` (a copy of them as of the kept run, at least as many
 /// values as the layer has slots, of any type of the same size: bytes for a bool layer) and,

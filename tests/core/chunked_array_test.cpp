@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -219,6 +220,43 @@ TEST(ChunkedArray, DeepCopySharesNothingAtEverySize) {
             ASSERT_EQ(d[i], 7u) << "at " << i;
         ASSERT_EQ(d[n], 5u);
         ASSERT_EQ(d[n + chunk - 1], 9u);
+    }
+}
+
+TEST(ChunkedArray, AssignToFillGivesOneSpanPerChunkCoveringEveryElement) {
+    // A loader writes the bytes through the spans; the array then reads, grows and copies as
+    // any other, and what it held before is gone.
+    for (const std::size_t n :
+         {std::size_t{0}, std::size_t{1}, chunk - 1, chunk, chunk + 1, 3 * chunk + 7}) {
+        SCOPED_TRACE(n);
+        Array a = iota(5, 100);
+        const Array snapshot = a;
+        const auto pieces = a.assign_to_fill(n);
+        ASSERT_EQ(a.size(), n);
+        ASSERT_EQ(pieces.size(), a.chunk_count());
+        std::size_t bytes = 0;
+        for (std::size_t c = 0; c < pieces.size(); ++c) {
+            EXPECT_EQ(static_cast<const void*>(pieces[c].data()),
+                      static_cast<const void*>(a.chunk_data(c)));
+            bytes += pieces[c].size();
+        }
+        ASSERT_EQ(bytes, n * sizeof(std::uint32_t));
+        const Array want = iota(n, 3);
+        std::size_t done = 0;
+        for (const auto piece : pieces) {
+            for (std::size_t k = 0; k < piece.size() / 4; ++k) {
+                const std::uint32_t v = want[done + k];
+                std::memcpy(piece.data() + 4 * k, &v, 4);
+            }
+            done += piece.size() / 4;
+        }
+        ASSERT_TRUE(a == want);
+        EXPECT_TRUE(snapshot == iota(5, 100)) << "filling touched a copy of the old elements";
+        EXPECT_EQ(a.private_chunk_bytes(), a.chunk_bytes());
+        Array b = a;
+        b.push_back(1);
+        b.set(0, 42);
+        EXPECT_TRUE(a == want) << "a write to a copy showed in the filled array";
     }
 }
 

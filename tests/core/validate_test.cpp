@@ -9,7 +9,11 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace orbis {
 namespace {
@@ -21,6 +25,57 @@ std::string verdict(const Mesh_arrays& arrays) {
         return e.what();
     }
     return "valid";
+}
+
+// A loader writes the stored words straight into a Mesh_to_fill; the result is the mesh the
+// words came from, and words that are no mesh are refused as mesh_from_arrays refuses them.
+TEST(MeshToFill, FilledFromAMeshsChunksGivesThatMeshAndRefusesWhatIsNoMesh) {
+    Mesh mesh = test::build(test::icosphere(5)); // several chunks per array
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 300; ++i) // deleted elements, so that the free lists are not empty
+        (void)mesh.try_collapse(Edge{static_cast<std::uint32_t>(rng() % mesh.edge_slots())}, 0.5f);
+    const Mesh_chunks stored = mesh_chunks(mesh);
+    ASSERT_FALSE(stored.pieces[3].empty());
+    const auto fill_from = [&](const Mesh_chunks& from) {
+        Mesh_to_fill fill(from.words);
+        for (int a = 0; a < 6; ++a) {
+            std::vector<std::byte> flat;
+            for (const auto piece : from.pieces[a])
+                flat.insert(flat.end(), piece.begin(), piece.end());
+            ASSERT_EQ(flat.size(), 4 * from.words[a]);
+            std::size_t done = 0;
+            for (const auto piece : fill.pieces()[a]) {
+                std::memcpy(piece.data(), flat.data() + done, piece.size());
+                done += piece.size();
+            }
+            ASSERT_EQ(done, flat.size()) << "array " << a;
+        }
+        const Mesh m = std::move(fill).finish();
+        EXPECT_TRUE(m == mesh);
+        EXPECT_EQ(m.vertex_count(), mesh.vertex_count());
+        EXPECT_EQ(m.face_count(), mesh.face_count());
+        EXPECT_EQ(m.edge_count(), mesh.edge_count());
+    };
+    fill_from(stored);
+    // Sizes that cannot be a mesh's are refused before anything is allocated.
+    auto words = stored.words;
+    words[2] += 3;
+    EXPECT_THROW(Mesh_to_fill{words}, std::invalid_argument);
+    // Words that are no mesh: every origin of the first quad-edge pointing nowhere.
+    Mesh_to_fill bad(stored.words);
+    for (int a = 0; a < 6; ++a) {
+        std::size_t c = 0;
+        for (const auto piece : bad.pieces()[a])
+            std::memcpy(piece.data(), stored.pieces[a][c++].data(), piece.size());
+    }
+    const std::uint32_t nowhere = mesh.vertex_slots() + 5;
+    std::memcpy(bad.pieces()[2][0].data() + 4 * 4, &nowhere, 4);
+    try {
+        (void)std::move(bad).finish();
+        ADD_FAILURE() << "a quad-edge with an origin out of range was accepted";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("not a valid mesh"), std::string::npos) << e.what();
+    }
 }
 
 class ValidateCorruption : public testing::TestWithParam<int> {};

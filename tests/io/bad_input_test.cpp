@@ -359,6 +359,42 @@ TEST(BadWorldFiles, LoadingPieceByPieceRefusesAsReadingItWhole) {
     fs::remove(p);
 }
 
+// load_world reads an uncompressed mesh section straight into the mesh (no buffer): every
+// damaged byte of that section, with its checksum left wrong and with it made right (so that
+// forged sizes and ids reach the checks behind it), is refused with read_world's words.
+TEST(BadWorldFiles, TheMeshReadInPlaceRefusesAsTheBufferedRead) {
+    const fs::path p =
+        fs::temp_directory_path() / ("orbis_in_place_" + std::to_string(::getpid()) + ".orbis");
+    const auto load_refusal = [&](const Bytes& bytes) -> std::string {
+        std::ofstream(p, std::ios::binary | std::ios::trunc)
+            .write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<std::streamsize>(bytes.size()));
+        try {
+            (void)load_world(p);
+        } catch (const File_error& x) {
+            return x.what();
+        }
+        return {};
+    };
+    const Bytes good = write_world(small_world_with_dict());
+    const std::uint32_t mesh = first_section(good, 1);
+    const std::size_t first = section_offset(good, mesh);
+    const std::size_t last = first + section_size(good, mesh);
+    int refused_after_checksum = 0;
+    for (std::size_t i = first; i < last; ++i) {
+        for (const bool fixed : {false, true}) {
+            Bytes bad = good;
+            bad[i] ^= std::byte{0x21};
+            if (fixed) fix_checksums(bad);
+            const std::string want = read_refusal(bad, p);
+            ASSERT_EQ(load_refusal(bad), want) << "byte " << i - first << (fixed ? " (fixed)" : "");
+            if (fixed && !want.empty()) ++refused_after_checksum;
+        }
+    }
+    EXPECT_GT(refused_after_checksum, 0);
+    fs::remove(p);
+}
+
 TEST(BadWorldFiles, AFolderAndAnUnreadableFileGiveTheirReason) {
     const fs::path dir = fs::temp_directory_path() / ("orbis_bad_" + std::to_string(::getpid()));
     fs::create_directories(dir / "a_folder.orbis");

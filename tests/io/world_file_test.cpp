@@ -131,6 +131,32 @@ TEST(WorldFile, RoundTripGivesAnEqualWorld) {
     }
 }
 
+// A mesh of many chunks, with deleted elements, comes back equal from a file: load_world reads
+// such a mesh straight into its chunks on two threads.
+TEST(WorldFile, ALargeMeshRoundTripsThroughAFile) {
+    World w(9);
+    {
+        auto m = w.lock_mesh();
+        m.assign(test::build(test::icosphere(6)));
+        std::mt19937_64 rng(11);
+        for (int i = 0; i < 2000; ++i)
+            (void)m.try_collapse(Edge{static_cast<std::uint32_t>(rng() % m->edge_slots())}, 0.5f);
+    }
+    add_layer<float, Layer_type::vertex>(w, "height", Interpolation::lerp);
+    ASSERT_GT(w.mesh().edge_slots() / 2, std::size_t{4 * 4096}); // quad-edges in many chunks
+    for (const bool compress : {false, true}) {
+        SCOPED_TRACE(compress ? "compressed" : "uncompressed");
+        const fs::path p = scratch("large.orbis");
+        save_world(w, p, {.compress = compress});
+        const World loaded = load_world(p);
+        EXPECT_TRUE(loaded == w);
+        EXPECT_EQ(loaded.mesh().vertex_count(), w.mesh().vertex_count());
+        EXPECT_EQ(loaded.mesh().edge_count(), w.mesh().edge_count());
+        World a = w, c = loaded;
+        EXPECT_EQ(a.lock_mesh().add_vertex(), c.lock_mesh().add_vertex());
+    }
+}
+
 TEST(WorldFile, CompressionMakesTheFileSmaller) {
     const World w = rich_world();
     const auto plain = write_world(w);

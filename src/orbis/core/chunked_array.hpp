@@ -147,6 +147,25 @@ public:
         size_ = n;
     }
 
+    /// Replaces the elements with `n` values whose bytes the caller must write, through the
+    /// returned spans (one per chunk, in order, together `n * sizeof(T)` bytes), before anything
+    /// reads them: how a loader reads a file straight into fresh chunks, from several threads
+    /// if it likes (one writer per span). Full chunks are not touched here, so their page
+    /// faults fall to whoever fills them. O(n / chunk_size).
+    std::vector<std::span<std::byte>> assign_to_fill(std::size_t n) {
+        static_assert(std::is_trivially_copyable_v<T>);
+        clear();
+        std::vector<std::span<std::byte>> out;
+        out.reserve((n + chunk_size - 1) / chunk_size);
+        for (std::size_t first = 0; first < n; first += chunk_size) {
+            const std::size_t count = std::min(chunk_size, n - first);
+            add_chunk(nullptr, count, /*to_fill=*/true);
+            out.push_back(std::as_writable_bytes(std::span<T>(data_.back(), count)));
+        }
+        size_ = n;
+        return out;
+    }
+
     /// A copy that shares no chunk with this array (a plain copy is a snapshot).
     Chunked_array deep_copy() const {
         Chunked_array out;
@@ -248,6 +267,12 @@ private:
         }
         return std::shared_ptr<Chunk>(chunk, Chunk_deleter{});
     }
+    // A whole chunk whose bytes its caller writes next (see assign_to_fill): like the copy
+    // above, the bytes written create the values, so the memory is not constructed first.
+    static std::shared_ptr<Chunk> make_chunk_to_fill() {
+        void* memory = detail::allocate_chunk(sizeof(Chunk));
+        return std::shared_ptr<Chunk>(std::launder(static_cast<Chunk*>(memory)), Chunk_deleter{});
+    }
     struct Page {
         std::array<std::shared_ptr<Chunk>, page_size> chunks;
     };
@@ -267,13 +292,16 @@ private:
 
     void forget_ownership() const { std::fill(owned_.begin(), owned_.end(), 0); }
 
-    // Appends a chunk, default-constructed or holding `count` elements copied from `source`.
-    void add_chunk(const std::byte* source = nullptr, std::size_t count = 0) {
+    // Appends a chunk, default-constructed, holding `count` elements copied from `source`, or
+    // (to_fill, count a whole chunk) left for its caller to write.
+    void add_chunk(const std::byte* source = nullptr, std::size_t count = 0, bool to_fill = false) {
         const std::size_t c = data_.size();
         if ((c & (page_size - 1)) == 0) pages_.push_back(std::make_shared<Page>());
         auto& page = pages_.back();
         if (page.use_count() != 1) page = std::make_shared<Page>(*page);
-        auto chunk = source ? make_chunk(source, count) : make_chunk(nullptr);
+        auto chunk = source                           ? make_chunk(source, count)
+                     : to_fill && count == chunk_size ? make_chunk_to_fill()
+                                                      : make_chunk(nullptr);
         data_.push_back(chunk->values.data());
         owned_.push_back(1);
         page->chunks[c & (page_size - 1)] = std::move(chunk);

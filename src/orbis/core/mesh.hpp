@@ -21,6 +21,7 @@ class Mesh;
 struct Mesh_arrays;
 struct Mesh_arrays_view;
 struct Mesh_chunks;
+class Mesh_to_fill;
 /// The stored arrays of `m` (see Mesh_arrays). O(size).
 Mesh_arrays mesh_arrays(const Mesh& m);
 /// A mesh from stored arrays; every id is range-checked and the result validate()d.
@@ -301,6 +302,7 @@ private:
     friend Mesh_arrays mesh_arrays(const Mesh& m);
     friend Mesh mesh_from_arrays(const Mesh_arrays_view& arrays);
     friend Mesh_chunks mesh_chunks(const Mesh& m);
+    friend class Mesh_to_fill;
 
     // A deleted vertex's edge; never a real edge because a mesh has fewer than 2^30 quad-edges.
     static constexpr Edge deleted_edge{0xFFFF'FFFEu};

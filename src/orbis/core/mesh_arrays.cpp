@@ -24,22 +24,17 @@ void to_words(const Chunked_array<T, Bits>& in, std::vector<std::uint32_t>& out)
     }
 }
 
-template <class T, std::size_t Bits>
-void from_bytes(std::span<const std::byte> in, Chunked_array<T, Bits>& out, const char* what) {
-    if (in.size() % sizeof(T) != 0)
-        throw std::invalid_argument(std::string(what) + " is not a whole number of entries");
-    out.assign_bytes(in);
-}
-
-// How many of the words at `first`, `first + stride`, ... of `bytes` differ from `dead`.
-std::size_t count_words(std::span<const std::byte> bytes, std::size_t first, std::size_t stride,
-                        std::uint32_t dead) {
+// How many of the words at `first`, `first + stride`, ... of the concatenated `pieces` (each a
+// whole number of strides) differ from `dead`.
+std::size_t count_words(const std::vector<std::span<std::byte>>& pieces, std::size_t first,
+                        std::size_t stride, std::uint32_t dead) {
     std::size_t live = 0;
-    for (std::size_t i = 4 * first; i + 4 <= bytes.size(); i += 4 * stride) {
-        std::uint32_t w;
-        std::memcpy(&w, bytes.data() + i, 4);
-        live += w != dead;
-    }
+    for (const auto& bytes : pieces)
+        for (std::size_t i = 4 * first; i + 4 <= bytes.size(); i += 4 * stride) {
+            std::uint32_t w;
+            std::memcpy(&w, bytes.data() + i, 4);
+            live += w != dead;
+        }
     return live;
 }
 
@@ -89,29 +84,55 @@ Mesh mesh_from_arrays(const Mesh_arrays& a) {
                                              bytes_of(a.free_faces), bytes_of(a.free_quads)});
 }
 
-Mesh mesh_from_arrays(const Mesh_arrays_view& a) {
-    if (a.quads.size() % sizeof(Mesh::Quad_record) != 0)
+Mesh_to_fill::Mesh_to_fill(const std::array<std::uint64_t, 6>& words) {
+    if (words[2] % mesh_words_per_quad != 0)
         throw std::invalid_argument("the quad-edge array is not a whole number of records");
-    if (a.quads.size() / sizeof(Mesh::Quad_record) >= (std::size_t{1} << 30))
+    if (words[2] / mesh_words_per_quad >= (std::uint64_t{1} << 30))
         throw std::invalid_argument("more quad-edges than a mesh can hold (2^30)");
-    if (a.vertex_edge.size() / 4 >= UINT32_MAX || a.face_edge.size() / 4 >= UINT32_MAX)
+    if (words[0] >= UINT32_MAX || words[1] >= UINT32_MAX)
         throw std::invalid_argument("more vertices or faces than 32-bit ids can name");
-    Mesh m;
-    from_bytes(a.vertex_edge, m.vertex_edge_, "the vertex array");
-    from_bytes(a.face_edge, m.face_edge_, "the face array");
-    from_bytes(a.quads, m.quads_, "the quad-edge array");
-    from_bytes(a.free_vertices, m.free_vertices_, "the free vertex list");
-    from_bytes(a.free_faces, m.free_faces_, "the free face list");
-    from_bytes(a.free_quads, m.free_quads_, "the free edge list");
-    // Counted on the flat input rather than through the chunk tables.
-    m.vertex_count_ = count_words(a.vertex_edge, 0, 1, Mesh::deleted_edge.mask());
-    m.face_count_ = count_words(a.face_edge, 0, 1, no_face.index());
-    m.quad_count_ = count_words(a.quads, offsetof(Mesh::Quad_record, origin) / 4,
+    const auto n = [](std::uint64_t w) { return static_cast<std::size_t>(w); };
+    pieces_[0] = mesh_.vertex_edge_.assign_to_fill(n(words[0]));
+    pieces_[1] = mesh_.face_edge_.assign_to_fill(n(words[1]));
+    pieces_[2] = mesh_.quads_.assign_to_fill(n(words[2] / mesh_words_per_quad));
+    pieces_[3] = mesh_.free_vertices_.assign_to_fill(n(words[3]));
+    pieces_[4] = mesh_.free_faces_.assign_to_fill(n(words[4]));
+    pieces_[5] = mesh_.free_quads_.assign_to_fill(n(words[5]));
+}
+
+Mesh Mesh_to_fill::finish() && {
+    Mesh m = std::move(mesh_);
+    m.vertex_count_ = count_words(pieces_[0], 0, 1, Mesh::deleted_edge.mask());
+    m.face_count_ = count_words(pieces_[1], 0, 1, no_face.index());
+    m.quad_count_ = count_words(pieces_[2], offsetof(Mesh::Quad_record, origin) / 4,
                                 mesh_words_per_quad, no_vertex.index());
     // validate() reads only ids it has range-checked (see mesh_validate.cpp), so it is safe on
     // arbitrary words and rejects everything that is not a mesh.
     if (auto problem = m.validate()) throw std::invalid_argument("not a valid mesh: " + *problem);
     return m;
+}
+
+Mesh mesh_from_arrays(const Mesh_arrays_view& a) {
+    const std::span<const std::byte> in[6] = {a.vertex_edge,   a.face_edge,  a.quads,
+                                              a.free_vertices, a.free_faces, a.free_quads};
+    const char* names[6] = {"the vertex array",     "the face array",     "the quad-edge array",
+                            "the free vertex list", "the free face list", "the free edge list"};
+    std::array<std::uint64_t, 6> words{};
+    for (int i = 0; i < 6; ++i) {
+        if (in[i].size() % 4 != 0)
+            throw std::invalid_argument(std::string(names[i]) +
+                                        " is not a whole number of entries");
+        words[i] = in[i].size() / 4;
+    }
+    Mesh_to_fill fill(words);
+    for (int i = 0; i < 6; ++i) {
+        std::size_t done = 0;
+        for (const std::span<std::byte> piece : fill.pieces()[i]) {
+            std::memcpy(piece.data(), in[i].data() + done, piece.size());
+            done += piece.size();
+        }
+    }
+    return std::move(fill).finish();
 }
 
 } // namespace orbis

@@ -61,6 +61,27 @@ struct Mesh_chunks {
 /// The chunks of `m`'s arrays (see Mesh_chunks). O(number of chunks).
 Mesh_chunks mesh_chunks(const Mesh& m);
 
+/// A mesh's storage, allocated for a loader to write its stored arrays straight into (the
+/// reverse of Mesh_chunks), then checked as mesh_from_arrays checks: a file is read without
+/// an intermediate copy, and nothing unchecked ever becomes a Mesh.
+class Mesh_to_fill {
+public:
+    /// Room for arrays of these many 32-bit words, in Mesh_arrays order; O(words / 4,096),
+    /// the memory itself is not touched. \throws std::invalid_argument when the sizes cannot
+    /// be a mesh's (a quad-edge array that is not whole records, too many ids).
+    explicit Mesh_to_fill(const std::array<std::uint64_t, 6>& words);
+    /// Each array's bytes as writable pieces, in order. The loader writes every byte, from
+    /// any threads (one writer per piece), before finish().
+    const std::array<std::vector<std::span<std::byte>>, 6>& pieces() const { return pieces_; }
+    /// The mesh, counted and validate()d. O(size).
+    /// \throws std::invalid_argument as mesh_from_arrays.
+    Mesh finish() &&;
+
+private:
+    Mesh mesh_;
+    std::array<std::vector<std::span<std::byte>>, 6> pieces_;
+};
+
 /// Words per quad-edge in Mesh_arrays::quads.
 inline constexpr std::size_t mesh_words_per_quad = 8;
 

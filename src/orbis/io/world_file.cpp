@@ -14,12 +14,15 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 namespace orbis::io {
 
@@ -682,10 +685,11 @@ void save_world(const World& world, const std::filesystem::path& path,
 namespace {
 
 // The World of a file with header `h`, whose sections come from `section(x, part, buffer)`
-// (the section's bytes, checksum verified and decompressed, see section_bytes).
-template <class Section_source>
+// (the section's bytes, checksum verified and decompressed, see section_bytes). The mesh comes
+// from `mesh_in_place(x, part)` instead when that gives one (see read_mesh_in_place).
+template <class Section_source, class Mesh_source>
 World read_sections(const Parsed_header& h, const std::filesystem::path& name,
-                    Section_source&& section) {
+                    Section_source&& section, Mesh_source&& mesh_in_place) {
     if (h.entries.empty() || h.entries.front().kind != Kind::mesh)
         throw File_error(name, "section table", "the first section must be the mesh");
     World world;
@@ -697,6 +701,12 @@ World read_sections(const Parsed_header& h, const std::filesystem::path& name,
     for (std::size_t i = 0; i < h.entries.size(); ++i) {
         const auto& x = h.entries[i];
         std::string part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")";
+        if (i == 0) {
+            if (std::optional<Mesh> m = mesh_in_place(x, part)) {
+                world.lock_mesh().assign(std::move(*m));
+                continue;
+            }
+        }
         const Piece bytes = section(x, part, buffer);
         if (x.kind == Kind::layer || x.kind == Kind::dict) {
             // Name the layer in messages when its name can be read.
@@ -758,10 +768,12 @@ World read_sections(const Parsed_header& h, const std::filesystem::path& name,
 
 World read_world(std::span<const std::byte> file, const std::filesystem::path& name) {
     const Parsed_header h = parse_header(file, name);
-    return read_sections(h, name,
-                         [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
-                             return section_bytes(file, x, name, part, buffer);
-                         });
+    return read_sections(
+        h, name,
+        [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
+            return section_bytes(file, x, name, part, buffer);
+        },
+        [](const Table_entry&, const std::string&) { return std::optional<Mesh>(); });
 }
 
 namespace {
@@ -811,6 +823,69 @@ private:
     std::uint64_t size_ = 0;
 };
 
+// The mesh section of `file` read straight into the mesh's own chunks, on two threads, then
+// checksummed and checked: a large world's mesh never sits in memory twice, and its pages are
+// faulted in by both cores. Only for an uncompressed section whose six sizes add up to its
+// length; otherwise nullopt, and the buffered path reads the section and says what is wrong.
+std::optional<Mesh> read_mesh_in_place(const Open_file& file, const Table_entry& x,
+                                       const std::filesystem::path& path, const std::string& part) {
+    constexpr std::size_t head_size = 6 * sizeof(std::uint64_t);
+    if (x.compression != Compression::none || x.stored < head_size) return std::nullopt;
+    std::array<std::byte, head_size> head;
+    file.read(x.offset, head_size, head.data());
+    std::array<std::uint64_t, 6> words{};
+    std::uint64_t total = 0;
+    for (int i = 0; i < 6; ++i) {
+        std::memcpy(&words[i], head.data() + 8 * i, 8);
+        if (words[i] > x.stored / 4) return std::nullopt;
+        total += words[i];
+    }
+    if (head_size + 4 * total != x.stored) return std::nullopt;
+    std::optional<Mesh_to_fill> fill;
+    try {
+        fill.emplace(words);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+    // The pieces in file order, cut into two runs of about equal bytes.
+    std::vector<Piece> all{Piece(head)};
+    std::vector<std::pair<std::uint64_t, std::span<std::byte>>> reads;
+    std::uint64_t offset = x.offset + head_size;
+    for (const auto& array : fill->pieces())
+        for (const std::span<std::byte> piece : array) {
+            reads.emplace_back(offset, piece);
+            all.push_back(piece);
+            offset += piece.size();
+        }
+    const auto read_run = [&](std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k)
+            file.read(reads[k].first, reads[k].second.size(), reads[k].second.data());
+    };
+    const std::size_t half = reads.size() / 2;
+    std::exception_ptr failed;
+    std::thread other([&] {
+        try {
+            read_run(half, reads.size());
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    });
+    try {
+        read_run(0, half);
+    } catch (...) {
+        other.join();
+        throw;
+    }
+    other.join();
+    if (failed) std::rethrow_exception(failed);
+    if (crc32c_of_pieces(all) != x.crc) throw File_error(path, part, "checksum mismatch (damaged)");
+    try {
+        return std::move(*fill).finish();
+    } catch (const std::invalid_argument& e) {
+        throw File_error(path, part, e.what());
+    }
+}
+
 } // namespace
 
 World load_world(const std::filesystem::path& path) {
@@ -825,16 +900,24 @@ World load_world(const std::filesystem::path& path) {
         file.read(0, head.size(), head.data());
     }
     const Parsed_header h = parse_header(head, file.size(), path);
-    std::uint64_t largest = 0;
-    for (const Table_entry& x : h.entries)
-        largest = std::max(largest, x.stored);
-    File_bytes stored(static_cast<std::size_t>(largest));
-    return read_sections(h, path,
-                         [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
-                             file.read(x.offset, static_cast<std::size_t>(x.stored), stored.data());
-                             const Piece bytes(stored.data(), static_cast<std::size_t>(x.stored));
-                             return stored_section_bytes(bytes, x, path, part, buffer);
-                         });
+    // Room for the largest section read through a buffer; the mesh usually is not.
+    File_bytes stored;
+    return read_sections(
+        h, path,
+        [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
+            if (stored.size() < x.stored) {
+                std::uint64_t largest = x.stored;
+                for (std::size_t i = 1; i < h.entries.size(); ++i)
+                    largest = std::max(largest, h.entries[i].stored);
+                stored = File_bytes(static_cast<std::size_t>(largest));
+            }
+            file.read(x.offset, static_cast<std::size_t>(x.stored), stored.data());
+            const Piece bytes(stored.data(), static_cast<std::size_t>(x.stored));
+            return stored_section_bytes(bytes, x, path, part, buffer);
+        },
+        [&](const Table_entry& x, const std::string& part) {
+            return read_mesh_in_place(file, x, path, part);
+        });
 }
 
 World_file_info inspect_world(const std::filesystem::path& path) {

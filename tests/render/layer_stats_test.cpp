@@ -8,11 +8,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <vector>
 
 namespace orbis::render {
 namespace {
@@ -316,6 +318,73 @@ TEST(LayerStats, AllLayerStatsListsTypedAndDictLayersInNameOrder) {
     ASSERT_NE(age, all.end());
     EXPECT_EQ(age->type, Layer_type::face);
     EXPECT_EQ(age->count, w.mesh().face_count());
+}
+
+// A world large enough that all_layer_stats shares its layers between two threads, with
+// deleted elements and layers of every kind: each layer's figures are exactly those of a
+// plain loop over Mesh::contains, the slowest honest way to find the live slots.
+TEST(LayerStats, EveryLayerOfALargeWorldMatchesAPlainLoopOverItsLiveSlots) {
+    World w = sphere(60'000);
+    {
+        Mesh_lock mesh = w.lock_mesh();
+        std::mt19937_64 rng(4);
+        for (int i = 0; i < 3000; ++i)
+            (void)mesh.try_collapse(Edge{static_cast<std::uint32_t>(rng() % mesh->edge_slots())});
+    }
+    const auto fill = [&]<class T, Layer_type Type>(const Layer_info<T, Type>& info) {
+        auto [lock] = w.lock_layer(info);
+        std::mt19937_64 rng(info.name().size());
+        std::normal_distribution<double> value(5.0, 3.0);
+        constexpr std::size_t chunk = Chunked_array<T>::chunk_size;
+        for (std::size_t c = 0; c * chunk < lock.size(); ++c)
+            for (T& x : lock.chunk(c))
+                x = static_cast<T>(value(rng));
+    };
+    fill(Layer_info<float, Layer_type::vertex>("v"));
+    fill(Layer_info<double, Layer_type::face>("f"));
+    fill(Layer_info<std::int32_t, Layer_type::edge_primal>("ep"));
+    fill(Layer_info<float, Layer_type::edge_primal_directed>("epd"));
+    fill(Layer_info<double, Layer_type::edge_dual_directed>("edd"));
+    const Mesh& m = w.mesh();
+    ASSERT_LT(m.edge_count(), m.edge_slots() / 2);
+    const std::vector<Layer_stats> all = all_layer_stats(w, 16);
+    ASSERT_EQ(all.size(), w.layer_names().size());
+    for (const Layer_stats& s : all) {
+        SCOPED_TRACE(s.name);
+        EXPECT_EQ(s.name, w.layer_names()[static_cast<std::size_t>(&s - all.data())]);
+        if (s.name == "position") continue; // vectors: checked by VectorsAreSummarisedByLength
+        const Layer_base& base = *w.find_layer(s.name);
+        std::size_t count = 0;
+        double lo = inf, hi = -inf, sum = 0.0;
+        std::vector<double> values;
+        with_value_type(base.value_tag(), [&]<class T>() {
+            if constexpr (Layer_scalar<T>) {
+                with_layer_type(base.type(), [&]<Layer_type Type>() {
+                    const auto& layer = dynamic_cast<const Layer<T, Type>&>(base);
+                    for (std::size_t slot = 0; slot < layer.size(); ++slot) {
+                        if (!live_slot(m, Type, static_cast<std::uint32_t>(slot))) continue;
+                        const double x = static_cast<double>(layer.at_slot(slot));
+                        ++count;
+                        lo = std::min(lo, x);
+                        hi = std::max(hi, x);
+                        sum += x;
+                        values.push_back(x);
+                    }
+                });
+            }
+        });
+        EXPECT_EQ(s.count, count);
+        EXPECT_EQ(s.finite, count);
+        EXPECT_EQ(s.min, lo);
+        EXPECT_EQ(s.max, hi);
+        EXPECT_EQ(s.mean, sum / static_cast<double>(count)); // same order, same sum
+        std::vector<std::size_t> histogram(16, 0);
+        for (const double x : values)
+            ++histogram[std::min<std::size_t>(static_cast<std::size_t>((x - lo) / (hi - lo) * 16),
+                                              15)];
+        EXPECT_EQ(s.histogram, histogram);
+        EXPECT_EQ(layer_stats(w, s.name, 16).histogram, s.histogram);
+    }
 }
 
 TEST(LayerStats, RefusesUnknownNamesAndTooFewBins) {

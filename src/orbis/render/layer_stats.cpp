@@ -4,13 +4,16 @@
 // resolved once per layer, so the loops call nothing virtual.
 #include "orbis/render/layer_stats.hpp"
 
-#include "orbis/render/live_slots.hpp"
-
 #include "orbis/core/world.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <bit>
 #include <cmath>
+#include <cstdint>
+#include <exception>
 #include <stdexcept>
+#include <thread>
 
 namespace orbis::render {
 
@@ -49,14 +52,67 @@ double quantity(const T& v) {
     }
 }
 
+// One bit per slot of one kind of element (vertex, face or quad-edge), set for the live ones:
+// made once for all the layers of that kind, so that their two passes each read a bit a slot
+// instead of the mesh's records (a quad-edge's is 32 bytes).
+using Live_mask = std::vector<std::uint64_t>;
+
+enum class Element_kind { vertex, face, quad };
+
+Element_kind kind_of(Layer_type type) {
+    if (type == Layer_type::vertex) return Element_kind::vertex;
+    if (type == Layer_type::face) return Element_kind::face;
+    return Element_kind::quad;
+}
+
+template <class Range, class Slot>
+Live_mask mask_of(const Range& elements, std::size_t slots, Slot&& slot) {
+    Live_mask mask((slots + 63) / 64, 0);
+    for (const auto x : elements) {
+        const std::uint32_t i = slot(x);
+        mask[i >> 6] |= std::uint64_t{1} << (i & 63);
+    }
+    return mask;
+}
+
+Live_mask live_mask(const Mesh& m, Element_kind kind) {
+    switch (kind) {
+    case Element_kind::vertex:
+        return mask_of(m.vertices(), m.vertex_slots(), [](Vertex v) { return v.index(); });
+    case Element_kind::face:
+        return mask_of(m.faces(), m.face_slots(), [](Face f) { return f.index(); });
+    case Element_kind::quad:
+        break;
+    }
+    return mask_of(m.edges(), m.edge_slots() / 2, [](Edge e) { return e.quad_index(); });
+}
+
+// Calls f(slot) for the slot of every live element of a layer of kind Type, in slot order,
+// from the mask of its kind. O(slots / 64 + live elements).
+template <Layer_type Type, class F>
+void for_each_live_slot(const Live_mask& mask, F&& f) {
+    for (std::size_t w = 0; w < mask.size(); ++w)
+        for (std::uint64_t bits = mask[w]; bits != 0; bits &= bits - 1) {
+            const std::size_t i = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+            if constexpr (is_directed(Type)) {
+                // Both directions of a quad-edge: slots 2q and 2q + 1.
+                f(2 * i);
+                f(2 * i + 1);
+            } else {
+                f(i);
+            }
+        }
+}
+
 template <class T, Layer_type Type>
-void summarise(const Layer<T, Type>& layer, const Mesh& m, int bins, Layer_stats& out) {
+void summarise(const Layer<T, Type>& layer, const Mesh& m, const Live_mask& live, int bins,
+               Layer_stats& out) {
     if (layer.size() != Layer<T, Type>::slot_count(m))
         throw std::logic_error("layer_stats: layer '" + layer.name() +
                                "' does not match its world's mesh");
     std::size_t count = 0, finite = 0;
     double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0.0;
-    detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
+    for_each_live_slot<Type>(live, [&](std::size_t s) {
         ++count;
         const double x = quantity(layer.at_slot(s));
         if (!std::isfinite(x)) return;
@@ -86,7 +142,7 @@ void summarise(const Layer<T, Type>& layer, const Mesh& m, int bins, Layer_stats
     const double width = halve ? hi * 0.5 - lo * 0.5 : hi - lo;
     const std::size_t last = out.histogram.size() - 1;
     double fraction_sum = 0.0;
-    detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
+    for_each_live_slot<Type>(live, [&](std::size_t s) {
         const double x = quantity(layer.at_slot(s));
         if (!std::isfinite(x)) return;
         if (resum) fraction_sum += x / n;
@@ -99,15 +155,19 @@ void summarise(const Layer<T, Type>& layer, const Mesh& m, int bins, Layer_stats
     out.mean = std::clamp(resum ? fraction_sum : sum / n, lo, hi);
 }
 
-Layer_stats stats_of(const World& world, std::string_view name, int bins) {
+// The statistics of layer `name`; `live(kind)` gives the live mask of an element kind.
+template <class Live>
+Layer_stats stats_of(const World& world, std::string_view name, int bins, Live&& live) {
     Layer_stats out;
     out.name = std::string(name);
     if (const Layer_base* base = world.find_layer(name)) {
         out.type = base->type();
         out.value_type = std::string(base->value_name());
+        const Live_mask& mask = live(kind_of(base->type()));
         with_value_type(base->value_tag(), [&]<class T>() {
             with_layer_type(base->type(), [&]<Layer_type Type>() {
-                summarise(dynamic_cast<const Layer<T, Type>&>(*base), world.mesh(), bins, out);
+                summarise(dynamic_cast<const Layer<T, Type>&>(*base), world.mesh(), mask, bins,
+                          out);
             });
         });
         return out;
@@ -131,14 +191,61 @@ void check_bins(int bins) {
 
 Layer_stats layer_stats(const World& world, std::string_view name, int bins) {
     check_bins(bins);
-    return stats_of(world, name, bins);
+    Live_mask mask;
+    return stats_of(world, name, bins, [&](Element_kind kind) -> const Live_mask& {
+        mask = live_mask(world.mesh(), kind);
+        return mask;
+    });
 }
 
 std::vector<Layer_stats> all_layer_stats(const World& world, int bins) {
     check_bins(bins);
-    std::vector<Layer_stats> out;
-    for (const std::string& name : world.layer_names())
-        out.push_back(stats_of(world, name, bins));
+    const std::vector<std::string> names = world.layer_names();
+    // Each kind's mask is made once, before the layers are shared out.
+    Live_mask masks[3];
+    bool needed[3] = {false, false, false};
+    std::size_t work = 0;
+    for (const std::string& name : names)
+        if (const Layer_base* base = world.find_layer(name)) {
+            needed[static_cast<int>(kind_of(base->type()))] = true;
+            work += base->size();
+        }
+    for (int k = 0; k < 3; ++k)
+        if (needed[k]) masks[k] = live_mask(world.mesh(), static_cast<Element_kind>(k));
+    const auto live = [&](Element_kind kind) -> const Live_mask& {
+        return masks[static_cast<int>(kind)];
+    };
+    std::vector<Layer_stats> out(names.size());
+    // Whole layers on two threads: each layer's sums add in slot order on one thread, so the
+    // figures are the same as one thread's.
+    std::atomic<std::size_t> next{0};
+    const auto run = [&] {
+        for (std::size_t i; (i = next.fetch_add(1)) < names.size();)
+            out[i] = stats_of(world, names[i], bins, live);
+    };
+    constexpr std::size_t parallel_from = 1u << 18;
+    if (work < parallel_from || names.size() < 2) {
+        run();
+        return out;
+    }
+    std::exception_ptr failed;
+    std::thread other([&] {
+        try {
+            run();
+        } catch (...) {
+            failed = std::current_exception();
+            next = names.size();
+        }
+    });
+    try {
+        run();
+    } catch (...) {
+        next = names.size();
+        other.join();
+        throw;
+    }
+    other.join();
+    if (failed) std::rethrow_exception(failed);
     return out;
 }
 

@@ -253,9 +253,19 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
         out.positions.push_back(positions[i]);
         out.vertex_of.push_back(Vertex{i});
     }
+    // Faces are read in slot order, in which a face and its quad-edges were made together, and
+    // written at their place along the curve: one scattered store a face instead of the
+    // several scattered loads of walking a face's edges in curve order.
+    std::vector<std::uint32_t> place(m.face_slots());
     in_parallel(faces, [&](std::size_t first, std::size_t last) {
-        for (std::size_t t = first; t < last; ++t) {
-            const Face f{order[t]};
+        for (std::size_t t = first; t < last; ++t)
+            place[order[t]] = static_cast<std::uint32_t>(t);
+    });
+    in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            const Face f{static_cast<std::uint32_t>(i)};
+            if (!m.contains(f)) continue;
+            const std::size_t t = place[i];
             const Corners c = corners(m, f);
             out.indices[3 * t] = output_of[c.a.index()];
             out.indices[3 * t + 1] = output_of[c.b.index()];

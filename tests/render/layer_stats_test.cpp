@@ -387,6 +387,54 @@ TEST(LayerStats, EveryLayerOfALargeWorldMatchesAPlainLoopOverItsLiveSlots) {
     }
 }
 
+// Figures from an earlier call are reused exactly when the layer's and the mesh's stamps are
+// the ones they were computed from: after a value edit, a mesh edit, going back to an older
+// snapshot (an undo) or a change of bins, the result equals a fresh call.
+TEST(LayerStats, EarlierFiguresAreReusedOnlyForTheSameVersionsOfLayerAndMesh) {
+    World w = sphere(500);
+    (void)w.lock_layer(Layer_info<float, Layer_type::vertex>("height").initial(1.f));
+    (void)w.lock_layer(Layer_info<std::int32_t, Layer_type::face>("age").initial(3));
+    const auto equal = [](const std::vector<Layer_stats>& a, const std::vector<Layer_stats>& b) {
+        if (a.size() != b.size()) return false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+            if (a[i].name != b[i].name || a[i].count != b[i].count || a[i].min != b[i].min ||
+                a[i].max != b[i].max || a[i].histogram != b[i].histogram ||
+                a[i].version != b[i].version || a[i].mesh_version != b[i].mesh_version)
+                return false;
+        return true;
+    };
+    const std::vector<Layer_stats> first = all_layer_stats(w, 8);
+    // Reuse is visible: doctored figures with the right stamps come back as they are.
+    std::vector<Layer_stats> doctored = first;
+    for (Layer_stats& s : doctored)
+        if (s.name == "age") s.max = 1234.0;
+    const auto age_max = [](const std::vector<Layer_stats>& all) {
+        for (const Layer_stats& s : all)
+            if (s.name == "age") return s.max;
+        return nan;
+    };
+    EXPECT_EQ(age_max(all_layer_stats(w, 8, doctored)), 1234.0);
+    EXPECT_EQ(age_max(all_layer_stats(w, 4, doctored)), 3.0) << "other bins: computed again";
+
+    const World before = w;
+    {
+        auto [h] = w.lock_layer(Layer_info<float, Layer_type::vertex>("height"));
+        h[Vertex{7}] = 9.f;
+    }
+    EXPECT_TRUE(equal(all_layer_stats(w, 8, first), all_layer_stats(w, 8)));
+    EXPECT_EQ(age_max(all_layer_stats(w, 8, doctored)), 1234.0) << "age did not change";
+    {
+        Mesh_lock mesh = w.lock_mesh();
+        for (const Edge e : mesh->edges())
+            if (!mesh.try_collapse(e)) break;
+    }
+    const std::vector<Layer_stats> after_collapse = all_layer_stats(w, 8, first);
+    EXPECT_TRUE(equal(after_collapse, all_layer_stats(w, 8)));
+    EXPECT_EQ(age_max(all_layer_stats(w, 8, doctored)), 3.0) << "the mesh changed";
+    // Back to the snapshot: its own stamps, its own figures.
+    EXPECT_TRUE(equal(all_layer_stats(before, 8, after_collapse), first));
+}
+
 TEST(LayerStats, RefusesUnknownNamesAndTooFewBins) {
     World w = sphere(20);
     EXPECT_THROW((void)layer_stats(w, "missing"), std::invalid_argument);

@@ -144,7 +144,7 @@ Layers_dock::Layers_dock(QWidget* parent)
 }
 
 void Layers_dock::set_world(const World& world) {
-    stats_ = render::all_layer_stats(world);
+    stats_ = render::all_layer_stats(world, 32, stats_); // only changed layers are read again
     hints_ = world.all_hints();
     stale_ = stale_layers(world);
     updating_ = true;

@@ -163,6 +163,8 @@ Layer_stats stats_of(const World& world, std::string_view name, int bins, Live&&
     if (const Layer_base* base = world.find_layer(name)) {
         out.type = base->type();
         out.value_type = std::string(base->value_name());
+        out.version = base->version();
+        out.mesh_version = world.mesh_version();
         const Live_mask& mask = live(kind_of(base->type()));
         with_value_type(base->value_tag(), [&]<class T>() {
             with_layer_type(base->type(), [&]<Layer_type Type>() {
@@ -198,15 +200,32 @@ Layer_stats layer_stats(const World& world, std::string_view name, int bins) {
     });
 }
 
-std::vector<Layer_stats> all_layer_stats(const World& world, int bins) {
+std::vector<Layer_stats> all_layer_stats(const World& world, int bins,
+                                         const std::vector<Layer_stats>& previous) {
     check_bins(bins);
     const std::vector<std::string> names = world.layer_names();
+    std::vector<Layer_stats> out(names.size());
+    // The layers whose figures must be computed; the others come from `previous`.
+    std::vector<std::size_t> todo;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        const Layer_base* base = world.find_layer(names[i]);
+        const auto same = [&](const Layer_stats& s) {
+            return base && !s.is_dict && s.name == names[i] && s.version == base->version() &&
+                   s.mesh_version == world.mesh_version() &&
+                   s.histogram.size() == (s.finite > 0 ? static_cast<std::size_t>(bins) : 0);
+        };
+        const auto kept = std::find_if(previous.begin(), previous.end(), same);
+        if (kept != previous.end())
+            out[i] = *kept;
+        else
+            todo.push_back(i);
+    }
     // Each kind's mask is made once, before the layers are shared out.
     Live_mask masks[3];
     bool needed[3] = {false, false, false};
     std::size_t work = 0;
-    for (const std::string& name : names)
-        if (const Layer_base* base = world.find_layer(name)) {
+    for (const std::size_t i : todo)
+        if (const Layer_base* base = world.find_layer(names[i])) {
             needed[static_cast<int>(kind_of(base->type()))] = true;
             work += base->size();
         }
@@ -215,16 +234,15 @@ std::vector<Layer_stats> all_layer_stats(const World& world, int bins) {
     const auto live = [&](Element_kind kind) -> const Live_mask& {
         return masks[static_cast<int>(kind)];
     };
-    std::vector<Layer_stats> out(names.size());
     // Whole layers on two threads: each layer's sums add in slot order on one thread, so the
     // figures are the same as one thread's.
     std::atomic<std::size_t> next{0};
     const auto run = [&] {
-        for (std::size_t i; (i = next.fetch_add(1)) < names.size();)
-            out[i] = stats_of(world, names[i], bins, live);
+        for (std::size_t k; (k = next.fetch_add(1)) < todo.size();)
+            out[todo[k]] = stats_of(world, names[todo[k]], bins, live);
     };
     constexpr std::size_t parallel_from = 1u << 18;
-    if (work < parallel_from || names.size() < 2) {
+    if (work < parallel_from || todo.size() < 2) {
         run();
         return out;
     }
@@ -234,13 +252,13 @@ std::vector<Layer_stats> all_layer_stats(const World& world, int bins) {
             run();
         } catch (...) {
             failed = std::current_exception();
-            next = names.size();
+            next = todo.size();
         }
     });
     try {
         run();
     } catch (...) {
-        next = names.size();
+        next = todo.size();
         other.join();
         throw;
     }

@@ -5,6 +5,7 @@
 #include "orbis/core/layer_info.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -43,6 +44,12 @@ struct Layer_stats {
     /// Finite quantities counted in equal bins over [min, max], max in the last bin; all in bin 0
     /// when min == max. Sums to `finite`; empty when `finite` is 0.
     std::vector<std::size_t> histogram;
+    /// What the figures of a typed layer were computed from: the layer's version
+    /// (Layer_base::version, which every change of its values moves to a fresh stamp) and the
+    /// mesh's, which decides the live slots. Equal stamps mean equal figures.
+    std::uint64_t version = 0;
+    /// See `version`.
+    std::uint64_t mesh_version = 0;
 };
 
 /// The statistics of layer `name` of `world` with `bins` histogram bins. O(live elements + bins)
@@ -51,7 +58,12 @@ struct Layer_stats {
 Layer_stats layer_stats(const World& world, std::string_view name, int bins = 32);
 
 /// layer_stats of every typed and Dict layer of `world`, in World::layer_names() order.
-/// O(live elements per layer, summed). \throws std::invalid_argument when bins < 1.
-std::vector<Layer_stats> all_layer_stats(const World& world, int bins = 32);
+/// O(live elements per layer, summed), whole layers shared between two threads. A typed
+/// layer's figures are taken from `previous` (an earlier result, e.g. before an edit) when
+/// they were computed from the same version of it and of the mesh with as many bins, so that
+/// after a brush stroke only the stroked layer is read again.
+/// \throws std::invalid_argument when bins < 1.
+std::vector<Layer_stats> all_layer_stats(const World& world, int bins = 32,
+                                         const std::vector<Layer_stats>& previous = {});
 
 } // namespace orbis::render

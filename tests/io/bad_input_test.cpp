@@ -359,10 +359,11 @@ TEST(BadWorldFiles, LoadingPieceByPieceRefusesAsReadingItWhole) {
     fs::remove(p);
 }
 
-// load_world reads an uncompressed mesh section straight into the mesh (no buffer): every
-// damaged byte of that section, with its checksum left wrong and with it made right (so that
-// forged sizes and ids reach the checks behind it), is refused with read_world's words.
-TEST(BadWorldFiles, TheMeshReadInPlaceRefusesAsTheBufferedRead) {
+// load_world reads uncompressed mesh and layer sections straight into the mesh and layers (no
+// buffer): every damaged byte of those sections, with its checksum left wrong and with it made
+// right (so that forged sizes, ids and values reach the checks behind it), is refused with
+// read_world's words.
+TEST(BadWorldFiles, SectionsReadInPlaceRefuseAsTheBufferedRead) {
     const fs::path p =
         fs::temp_directory_path() / ("orbis_in_place_" + std::to_string(::getpid()) + ".orbis");
     const auto load_refusal = [&](const Bytes& bytes) -> std::string {
@@ -376,19 +377,31 @@ TEST(BadWorldFiles, TheMeshReadInPlaceRefusesAsTheBufferedRead) {
         }
         return {};
     };
-    const Bytes good = write_world(small_world_with_dict());
-    const std::uint32_t mesh = first_section(good, 1);
-    const std::size_t first = section_offset(good, mesh);
-    const std::size_t last = first + section_size(good, mesh);
+    World w = small_world_with_dict();
+    {
+        auto [r] = w.lock_layer(Layer_info<float, Layer_type::vertex>("ranged")
+                                    .min(0.f)
+                                    .max(10.f)
+                                    .validate(Validation::range));
+    }
+    const Bytes good = write_world(w);
+    ASSERT_EQ(load_refusal(good), "");
     int refused_after_checksum = 0;
-    for (std::size_t i = first; i < last; ++i) {
-        for (const bool fixed : {false, true}) {
-            Bytes bad = good;
-            bad[i] ^= std::byte{0x21};
-            if (fixed) fix_checksums(bad);
-            const std::string want = read_refusal(bad, p);
-            ASSERT_EQ(load_refusal(bad), want) << "byte " << i - first << (fixed ? " (fixed)" : "");
-            if (fixed && !want.empty()) ++refused_after_checksum;
+    for (std::uint32_t k = 0; k < section_count(good); ++k) {
+        const auto kind = get<std::uint32_t>(good, entry_at(k));
+        if (kind != 1 && kind != 2) continue; // mesh and layers
+        const std::size_t first = section_offset(good, k);
+        const std::size_t last = first + section_size(good, k);
+        for (std::size_t i = first; i < last; ++i) {
+            for (const bool fixed : {false, true}) {
+                Bytes bad = good;
+                bad[i] ^= std::byte{0x21};
+                if (fixed) fix_checksums(bad);
+                const std::string want = read_refusal(bad, p);
+                ASSERT_EQ(load_refusal(bad), want)
+                    << "section " << k << " byte " << i - first << (fixed ? " (fixed)" : "");
+                if (fixed && !want.empty()) ++refused_after_checksum;
+            }
         }
     }
     EXPECT_GT(refused_after_checksum, 0);

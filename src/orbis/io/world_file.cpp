@@ -530,7 +530,11 @@ T get_value(Reader& r, const char* what) {
     }
 }
 
-void read_layer(Reader r, World& world) {
+// Reads a layer section's header from `r` and checks its slot count against the mesh, then
+// hands the values (the rest of `r`, or what follows in the file) to
+// `values.template operator()<T, Type>(info, slots)`, which makes the layer.
+template <class Values>
+void read_layer_header(Reader& r, World& world, Values&& values) {
     const std::string name = r.get_string("name");
     if (name.empty()) r.fail("a layer without a name");
     const auto names = world.layer_names();
@@ -559,6 +563,15 @@ void read_layer(Reader r, World& world) {
                 r.fail("has " + std::to_string(slots) + " values, the mesh has " +
                        std::to_string(expected) + " " + std::string(layer_type_name(Type)) +
                        " slots");
+            values.template operator()<T, Type>(info, slots);
+        });
+    });
+}
+
+void read_layer(Reader r, World& world) {
+    read_layer_header(
+        r, world,
+        [&]<class T, Layer_type Type>(const Layer_info<T, Type>& info, std::uint64_t slots) {
             const Piece values =
                 r.take(r.get_count(slots, sizeof(T), "values") * sizeof(T), "values");
             r.expect_end();
@@ -580,7 +593,6 @@ void read_layer(Reader r, World& world) {
                 r.fail(x.what());
             }
         });
-    });
 }
 
 Dict_value get_dict_value(Reader& r, int depth);
@@ -684,12 +696,27 @@ void save_world(const World& world, const std::filesystem::path& path,
 
 namespace {
 
+// How messages name section `i`: by its kind, and a layer or dict also by its name when that
+// can be read from `bytes` (the section's first bytes, checksum verified or not).
+std::string named_part(std::size_t i, Kind kind, Piece bytes, const std::filesystem::path& name) {
+    std::string part = "section " + std::to_string(i) + " (" + kind_name(kind) + ")";
+    Reader peek(bytes, name, part);
+    std::string layer_name = peek.get_string("name");
+    for (char& c : layer_name)
+        if (static_cast<unsigned char>(c) < 0x20) c = '?'; // messages stay one line
+    if (layer_name.size() <= 200)
+        part = "section " + std::to_string(i) + " (" + kind_name(kind) + " '" + layer_name + "')";
+    return part;
+}
+
 // The World of a file with header `h`, whose sections come from `section(x, part, buffer)`
 // (the section's bytes, checksum verified and decompressed, see section_bytes). The mesh comes
-// from `mesh_in_place(x, part)` instead when that gives one (see read_mesh_in_place).
-template <class Section_source, class Mesh_source>
+// from `mesh_in_place(x, part)` instead when that gives one (see read_mesh_in_place), and a
+// layer from `layer_in_place(x, i, world)` when that makes it (see read_layer_in_place).
+template <class Section_source, class Mesh_source, class Layer_source>
 World read_sections(const Parsed_header& h, const std::filesystem::path& name,
-                    Section_source&& section, Mesh_source&& mesh_in_place) {
+                    Section_source&& section, Mesh_source&& mesh_in_place,
+                    Layer_source&& layer_in_place) {
     if (h.entries.empty() || h.entries.front().kind != Kind::mesh)
         throw File_error(name, "section table", "the first section must be the mesh");
     World world;
@@ -707,17 +734,10 @@ World read_sections(const Parsed_header& h, const std::filesystem::path& name,
                 continue;
             }
         }
+        if (x.kind == Kind::layer && layer_in_place(x, i, world)) continue;
         const Piece bytes = section(x, part, buffer);
-        if (x.kind == Kind::layer || x.kind == Kind::dict) {
-            // Name the layer in messages when its name can be read.
-            Reader peek(bytes, name, part);
-            std::string layer_name = peek.get_string("name");
-            for (char& c : layer_name)
-                if (static_cast<unsigned char>(c) < 0x20) c = '?'; // messages stay one line
-            if (layer_name.size() <= 200)
-                part = "section " + std::to_string(i) + " (" + kind_name(x.kind) + " '" +
-                       layer_name + "')";
-        }
+        if (x.kind == Kind::layer || x.kind == Kind::dict)
+            part = named_part(i, x.kind, bytes, name);
         const Reader r(bytes, name, part);
         switch (x.kind) {
         case Kind::mesh:
@@ -773,7 +793,8 @@ World read_world(std::span<const std::byte> file, const std::filesystem::path& n
         [&](const Table_entry& x, const std::string& part, Bytes& buffer) {
             return section_bytes(file, x, name, part, buffer);
         },
-        [](const Table_entry&, const std::string&) { return std::optional<Mesh>(); });
+        [](const Table_entry&, const std::string&) { return std::optional<Mesh>(); },
+        [](const Table_entry&, std::size_t, World&) { return false; });
 }
 
 namespace {
@@ -823,6 +844,97 @@ private:
     std::uint64_t size_ = 0;
 };
 
+// Reads each (file offset, bytes) into its bytes, the first half of the list on this thread
+// and the second on another, so that both cores take the page faults of fresh memory.
+void read_on_two_threads(const Open_file& file,
+                         const std::vector<std::pair<std::uint64_t, std::span<std::byte>>>& reads) {
+    const auto read_run = [&](std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k)
+            file.read(reads[k].first, reads[k].second.size(), reads[k].second.data());
+    };
+    const std::size_t half = reads.size() / 2;
+    std::exception_ptr failed;
+    std::thread other([&] {
+        try {
+            read_run(half, reads.size());
+        } catch (...) {
+            failed = std::current_exception();
+        }
+    });
+    try {
+        read_run(0, half);
+    } catch (...) {
+        other.join();
+        throw;
+    }
+    other.join();
+    if (failed) std::rethrow_exception(failed);
+}
+
+// Thrown from read_layer_in_place's header step when the section goes through the buffer.
+struct Read_buffered {};
+
+// Layer section `i` of `file` read straight into the new layer's chunks on two threads, then
+// checksummed and checked as read_layer checks it: when it is stored uncompressed, holds no
+// bools (whose bytes must be checked before they are bools) and its header can be read from
+// its first 4 KiB. Otherwise false, with nothing changed: the buffered path then reads the
+// section and says what is wrong.
+bool read_layer_in_place(const Open_file& file, const Table_entry& x, std::size_t i,
+                         const std::filesystem::path& path, World& world) {
+    if (x.compression != Compression::none) return false;
+    const auto head_size = static_cast<std::size_t>(std::min<std::uint64_t>(x.stored, 4096));
+    std::vector<std::byte> head(head_size);
+    file.read(x.offset, head_size, head.data());
+    bool filling = false;
+    try {
+        const std::string part = named_part(i, x.kind, head, path);
+        Reader r(head, path, part);
+        read_layer_header(
+            r, world,
+            [&]<class T, Layer_type Type>(const Layer_info<T, Type>& info, std::uint64_t slots) {
+                const std::uint64_t header = head_size - r.left();
+                if (std::is_same_v<T, bool> || slots > (x.stored - header) / sizeof(T) ||
+                    header + slots * sizeof(T) != x.stored)
+                    throw Read_buffered{};
+                // A layer the World refuses is named by the buffered path, after the checksum.
+                auto locked = [&] {
+                    try {
+                        return world.lock_layer(info);
+                    } catch (const Layer_error&) {
+                        throw Read_buffered{};
+                    }
+                }();
+                filling = true;
+                try {
+                    auto& lock = std::get<0>(locked);
+                    std::vector<Piece> all{Piece(head).first(header)};
+                    std::vector<std::pair<std::uint64_t, std::span<std::byte>>> reads;
+                    std::uint64_t offset = x.offset + header;
+                    for (std::size_t c = 0; c < lock->chunk_count(); ++c) {
+                        const auto bytes = std::as_writable_bytes(lock.chunk(c));
+                        reads.emplace_back(offset, bytes);
+                        all.push_back(bytes);
+                        offset += bytes.size();
+                    }
+                    read_on_two_threads(file, reads);
+                    if (crc32c_of_pieces(all) != x.crc) // named as the buffered path names it
+                        throw File_error(
+                            path, "section " + std::to_string(i) + " (" + kind_name(x.kind) + ")",
+                            "checksum mismatch (damaged)");
+                    lock.release(); // range validation, if the layer asks for it
+                } catch (const Layer_error& e) {
+                    r.fail(e.what());
+                }
+            });
+    } catch (const Read_buffered&) {
+        return false;
+    } catch (const File_error&) {
+        if (filling) throw;
+        return false;
+    }
+    return true;
+}
+
 // The mesh section of `file` read straight into the mesh's own chunks, on two threads, then
 // checksummed and checked: a large world's mesh never sits in memory twice, and its pages are
 // faulted in by both cores. Only for an uncompressed section whose six sizes add up to its
@@ -857,27 +969,7 @@ std::optional<Mesh> read_mesh_in_place(const Open_file& file, const Table_entry&
             all.push_back(piece);
             offset += piece.size();
         }
-    const auto read_run = [&](std::size_t first, std::size_t last) {
-        for (std::size_t k = first; k < last; ++k)
-            file.read(reads[k].first, reads[k].second.size(), reads[k].second.data());
-    };
-    const std::size_t half = reads.size() / 2;
-    std::exception_ptr failed;
-    std::thread other([&] {
-        try {
-            read_run(half, reads.size());
-        } catch (...) {
-            failed = std::current_exception();
-        }
-    });
-    try {
-        read_run(0, half);
-    } catch (...) {
-        other.join();
-        throw;
-    }
-    other.join();
-    if (failed) std::rethrow_exception(failed);
+    read_on_two_threads(file, reads);
     if (crc32c_of_pieces(all) != x.crc) throw File_error(path, part, "checksum mismatch (damaged)");
     try {
         return std::move(*fill).finish();
@@ -917,6 +1009,9 @@ World load_world(const std::filesystem::path& path) {
         },
         [&](const Table_entry& x, const std::string& part) {
             return read_mesh_in_place(file, x, path, part);
+        },
+        [&](const Table_entry& x, std::size_t i, World& world) {
+            return read_layer_in_place(file, x, i, path, world);
         });
 }
 

@@ -16,6 +16,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
@@ -182,6 +183,43 @@ TEST_F(Timeline_ui_test, PlayPauseScrubUndoAndRedoAreExact) {
     settle();
     EXPECT_TRUE(world() == shown);
     EXPECT_TRUE(dock()->current()) << "redo brings the run back to the slider";
+}
+
+// Scrubbing to a kept step until its picture is drawn, on a planet of ORBIS_SCRUB_POINTS points
+// (skipped without it: a measurement, not a check; run it on a quiet machine). Prints the
+// median of 7 scrubs between two kept steps and asserts only that each shows its step.
+TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
+    const char* points = std::getenv("ORBIS_SCRUB_POINTS");
+    if (!points) GTEST_SKIP() << "set ORBIS_SCRUB_POINTS (e.g. 1000000) to measure";
+    open(testing::small_world(std::atoll(points)));
+    window_->live_water().set_enabled(false);
+    window_->action("show_timeline")->trigger();
+    dock()->set_memory_budget(std::size_t{8} << 30); // three steps kept, none thinned
+    auto* step = dock()->findChild<QPushButton*>("timeline_step");
+    ASSERT_NE(step, nullptr);
+    for (std::size_t n = 2; n <= 3; ++n) {
+        QTest::mouseClick(step, Qt::LeftButton);
+        ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= n; }, patience_ms));
+        ASSERT_TRUE(wait_idle());
+    }
+    settle();
+    (void)window_->viewport()->grabFramebuffer();
+    auto* slider = dock()->findChild<QSlider*>("timeline_slider");
+    std::vector<double> ms;
+    for (int i = 0; i < 7; ++i) {
+        const int target = i % 2 == 0 ? 1 : 2;
+        QElapsedTimer clock;
+        clock.start();
+        slider->setValue(target);
+        window_->viewport()->finish_scene();
+        (void)window_->viewport()->grabFramebuffer(); // draws the new picture
+        ms.push_back(double(clock.nsecsElapsed()) / 1e6);
+        EXPECT_TRUE(world() == dock()->kept().world_at(std::size_t(target)));
+    }
+    std::sort(ms.begin(), ms.end());
+    std::cout << "[ scrub ] " << world().mesh().vertex_count() << " vertices: median "
+              << ms[ms.size() / 2] << " ms, fastest " << ms.front() << " ms, slowest " << ms.back()
+              << " ms\n";
 }
 
 TEST_F(Timeline_ui_test, StepsThinOverBudgetAndAnEditEndsTheRun) {

@@ -351,6 +351,64 @@ TEST(World, FillSetsEverySlot) {
     EXPECT_TRUE(std::all_of(h->begin(), h->end(), [](float v) { return v == 4.f; }));
 }
 
+// lock_new_layer hands out a new layer for its caller to fill whole: what that caller wrote is
+// what the layer holds, out-of-range values are refused as lock_layer refuses them (the layer
+// then holds its initial values), an interrupted fill leaves initial values, and an existing
+// name is refused with nothing changed.
+TEST(World, ANewLayerFilledByItsCallerHoldsWhatWasWritten) {
+    World w = make_world(2);
+    const Mesh& m = w.mesh();
+    constexpr auto fresh = Layer_info<float, Layer_type::vertex>("fresh").initial(7.f);
+    {
+        auto lock = w.lock_new_layer(fresh);
+        for (std::size_t c = 0; c < lock->chunk_count(); ++c) {
+            const std::span<float> values = lock.chunk(c);
+            for (std::size_t i = 0; i < values.size(); ++i)
+                values[i] = static_cast<float>(c * 4096 + i) + 0.5f;
+        }
+    }
+    const auto* layer = w.layer(fresh);
+    ASSERT_NE(layer, nullptr);
+    ASSERT_EQ(layer->size(), m.vertex_slots());
+    for (std::size_t s = 0; s < layer->size(); ++s)
+        ASSERT_EQ(layer->at_slot(s), static_cast<float>(s) + 0.5f);
+    EXPECT_EQ(layer->info().initial_value(), 7.f);
+
+    const World before = w;
+    expect_layer_error([&] { (void)w.lock_new_layer(fresh); }, {"fresh", "exists"});
+    expect_layer_error([&] { (void)w.lock_new_layer(height); }, {"height", "exists"});
+    EXPECT_TRUE(w == before);
+
+    // A validated layer is checked whole on release; refused, it holds its initial values.
+    constexpr auto ranged =
+        Layer_info<float, Layer_type::vertex>("ranged").min(0.f).max(1.f).initial(0.25f).validate(
+            Validation::range);
+    expect_layer_error(
+        [&] {
+            auto lock = w.lock_new_layer(ranged);
+            for (std::size_t c = 0; c < lock->chunk_count(); ++c)
+                std::ranges::fill(lock.chunk(c), 0.5f);
+            lock[Vertex{5}] = 2.f;
+            lock.release();
+        },
+        {"ranged", "v5", "2", "restored"});
+    const auto* r = w.layer(ranged);
+    ASSERT_NE(r, nullptr);
+    EXPECT_TRUE(std::all_of(r->begin(), r->end(), [](float v) { return v == 0.25f; }));
+
+    // A fill interrupted by an exception leaves the initial values, not what was half written.
+    constexpr auto half = Layer_info<std::int32_t, Layer_type::face>("half").initial(-3);
+    try {
+        auto lock = w.lock_new_layer(half);
+        std::ranges::fill(lock.chunk(0), 9);
+        throw std::runtime_error("the file ended");
+    } catch (const std::runtime_error&) {
+    }
+    const auto* h = w.layer(half);
+    ASSERT_NE(h, nullptr);
+    EXPECT_TRUE(std::all_of(h->begin(), h->end(), [](std::int32_t v) { return v == -3; }));
+}
+
 TEST(World, DictLayersHoldATreeAndAreCopiedOnWrite) {
     World w;
     {

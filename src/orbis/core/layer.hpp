@@ -273,6 +273,15 @@ private:
     friend class Layer_lock;
     friend class World;
 
+    struct Unfilled {};
+    // A layer for `m` whose values are unspecified until written (see World::lock_new_layer):
+    // its chunks are not touched here, so their page faults fall to whoever fills them.
+    Layer(const info_type& info, const Mesh& m, Unfilled)
+        : Layer_base(std::string(info.name()), Type)
+        , info_(settings_of(info)) {
+        values_.assign_to_fill(slot_count(m));
+    }
+
     // The info's name is a view; the layer keeps its own string and points the copy at it.
     info_type settings_of(const info_type& info) const {
         return info_type(name())

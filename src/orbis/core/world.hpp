@@ -20,6 +20,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace orbis {
@@ -145,7 +146,8 @@ public:
         , layer_(other.layer_)
         , before_(std::move(other.before_))
         , mesh_version_(other.mesh_version_)
-        , exceptions_(other.exceptions_) {}
+        , exceptions_(other.exceptions_)
+        , fresh_(other.fresh_) {}
     Layer_lock& operator=(Layer_lock&&) = delete;
     /// Releases the lock; throws Layer_error only when no other exception is in flight.
     ~Layer_lock() noexcept(false) {
@@ -179,12 +181,13 @@ public:
 private:
     friend class World;
     Layer_lock(World& world, layer_type* layer, std::shared_ptr<Layer_base> before,
-               std::uint64_t mesh_version)
+               std::uint64_t mesh_version, bool fresh = false)
         : world_(&world)
         , layer_(layer)
         , before_(std::move(before))
         , mesh_version_(mesh_version)
-        , exceptions_(std::uncaught_exceptions()) {}
+        , exceptions_(std::uncaught_exceptions())
+        , fresh_(fresh) {}
     void finish(bool may_throw);
 
     World* world_;
@@ -192,6 +195,7 @@ private:
     std::shared_ptr<Layer_base> before_; // the layer as locked, when it validates its range
     std::uint64_t mesh_version_;
     int exceptions_;
+    bool fresh_ = false; // a new layer its caller fills (lock_new_layer): checked whole
 };
 
 /// Write access to a Dict layer of a World, from World::lock_layer(name).
@@ -296,6 +300,15 @@ public:
     template <class... Infos>
     std::tuple<Layer_lock<typename Infos::value_type, Infos::type>...>
     lock_layer(const Infos&... infos);
+    /// Creates the layer `info` names and locks it with its values unspecified: the caller
+    /// must write every value through Layer_lock::chunk() before releasing the lock or
+    /// reading the layer. How a loader writes a large layer's memory once (no initial fill,
+    /// no copy for the range check); on release every value is checked when the info
+    /// validates its range, and a refused layer is reset to its initial values. Only for
+    /// trivially copyable values. \throws Layer_error as lock_layer does, and when a layer of
+    /// that name exists. O(size / chunk size).
+    template <class T, Layer_type Type>
+    Layer_lock<T, Type> lock_new_layer(const Layer_info<T, Type>& info);
     /// The typed or Dict layer of that name, type-erased (nullptr for none or a Dict).
     const Layer_base* find_layer(std::string_view name) const;
     /// Names of all typed and Dict layers, sorted.
@@ -487,6 +500,23 @@ Layer_lock<T, Type> World::lock_one(const Layer_info<T, Type>& info) {
     return Layer_lock<T, Type>(*this, &layer, std::move(before), mesh_version_);
 }
 
+template <class T, Layer_type Type>
+Layer_lock<T, Type> World::lock_new_layer(const Layer_info<T, Type>& info) {
+    static_assert(std::is_trivially_copyable_v<T>, "lock_new_layer: values written as bytes");
+    check_lockable(info);
+    if (find_entry(info.name()))
+        throw Layer_error("layer '" + std::string(info.name()) + "' exists already");
+    auto [it, inserted] = entries_.emplace(
+        std::string(info.name()), Entry{std::shared_ptr<Layer<T, Type>>(new Layer<T, Type>(
+                                            info, *mesh_, typename Layer<T, Type>::Unfilled{})),
+                                        nullptr});
+    auto& layer = static_cast<Layer<T, Type>&>(*it->second.typed);
+    it->second.locked = true;
+    ++locked_layers_;
+    layer.touch();
+    return Layer_lock<T, Type>(*this, &layer, nullptr, mesh_version_, true);
+}
+
 template <class... Infos>
 std::tuple<Layer_lock<typename Infos::value_type, Infos::type>...>
 World::lock_layer(const Infos&... infos) {
@@ -500,9 +530,15 @@ template <class T, Layer_type Type>
 void Layer_lock<T, Type>::finish(bool may_throw) {
     World& world = *std::exchange(world_, nullptr);
     std::optional<std::string> problem;
-    if (before_) problem = layer_->check_range(before_.get());
+    // A new layer released by an exception may be half filled: it goes back unread.
+    if (fresh_ && !may_throw)
+        problem = "";
+    else if (before_ || (fresh_ && layer_->validates()))
+        problem = layer_->check_range(before_.get());
     const bool restore = problem && world.mesh_version_ == mesh_version_;
-    if (restore) layer_->values_ = static_cast<const layer_type&>(*before_).values_;
+    if (restore && before_) layer_->values_ = static_cast<const layer_type&>(*before_).values_;
+    if (restore && !before_) // a new layer: what it held before its caller filled it
+        layer_->values_ = Chunked_array<T>(layer_->size(), layer_->info_.initial_value());
     before_.reset();
     world.release_layer(*layer_);
     if (problem && may_throw)

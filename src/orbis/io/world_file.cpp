@@ -116,6 +116,7 @@ Section mesh_section(const Mesh& m) {
     Section s{Kind::mesh, "", {}, {}};
     const Mesh_chunks chunks = mesh_chunks(m);
     Builder head;
+    head.bytes.reserve(sizeof(chunks.words)); // also quiets GCC 12's false stringop-overflow
     for (const std::uint64_t words : chunks.words)
         head.put(words);
     s.owned.reserve(1);
@@ -896,17 +897,17 @@ bool read_layer_in_place(const Open_file& file, const Table_entry& x, std::size_
                 if (std::is_same_v<T, bool> || slots > (x.stored - header) / sizeof(T) ||
                     header + slots * sizeof(T) != x.stored)
                     throw Read_buffered{};
-                // A layer the World refuses is named by the buffered path, after the checksum.
-                auto locked = [&] {
+                // A layer the World refuses (or a second of one name) is named by the
+                // buffered path, after the checksum.
+                auto lock = [&] {
                     try {
-                        return world.lock_layer(info);
+                        return world.lock_new_layer(info);
                     } catch (const Layer_error&) {
                         throw Read_buffered{};
                     }
                 }();
                 filling = true;
                 try {
-                    auto& lock = std::get<0>(locked);
                     std::vector<Piece> all{Piece(head).first(header)};
                     std::vector<std::pair<std::uint64_t, std::span<std::byte>>> reads;
                     std::uint64_t offset = x.offset + header;

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <random>
@@ -140,6 +141,8 @@ void frame(benchmark::State& state) {
     render::Scene_builder builder;
     render::gl::Gl_renderer renderer;
     renderer.initialize();
+    // ORBIS_NO_CULL=1 sends every triangle, to compare with the frames that skip the unseen.
+    if (std::getenv("ORBIS_NO_CULL")) renderer.set_culling(false);
     const render::View_options o = mode(m);
     const render::Scene scene = builder.build(world, o);
     renderer.upload(scene);
@@ -161,6 +164,10 @@ void frame(benchmark::State& state) {
         state.SetIterationTime(f);
     }
     state.counters["ratio"] = mode_seconds / bare_seconds;
+    // The share of the surface's triangles the frames sent (the rest face away or lie outside).
+    if (!scene.triangles.geometry->face_of.empty())
+        state.counters["drawn"] =
+            double(renderer.drawn_triangles()) / double(scene.triangles.geometry->face_of.size());
     state.counters["bare_ms"] = 1e3 * bare_seconds / double(state.iterations());
     renderer.release();
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -78,6 +79,25 @@ TEST(SphereCurve, OrderByKeySortsAndKeepsEqualKeysInIndexOrder) {
     const std::vector<std::uint32_t> keys{3, 0, 2, 0, 3, 1};
     EXPECT_EQ(order_by_key(keys, 4), (std::vector<std::uint32_t>{1, 3, 5, 2, 0, 4}));
     EXPECT_TRUE(order_by_key({}, 4).empty());
+}
+
+// Enough keys for the sort to split them between two threads: the order is still the one a
+// stable sort by key gives, equal keys in index order across the split.
+TEST(SphereCurve, OrderByKeyOfManyKeysIsAStableSort) {
+    for (const std::uint32_t cells : {1u, 7u, 98304u}) {
+        std::vector<std::uint32_t> keys(2'500'001);
+        std::uint32_t x = 12345;
+        for (auto& k : keys) {
+            x = x * 1664525u + 1013904223u;
+            k = (x >> 8) % cells;
+        }
+        std::vector<std::uint32_t> expected(keys.size());
+        for (std::size_t i = 0; i < keys.size(); ++i)
+            expected[i] = static_cast<std::uint32_t>(i);
+        std::stable_sort(expected.begin(), expected.end(),
+                         [&](std::uint32_t a, std::uint32_t b) { return keys[a] < keys[b]; });
+        EXPECT_EQ(order_by_key(keys, cells), expected) << cells << " cells";
+    }
 }
 
 } // namespace

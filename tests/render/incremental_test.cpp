@@ -107,6 +107,8 @@ TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
         const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, layer);
         ASSERT_EQ(drawn(b, &colours), drawn(fresh.triangles(w, shading), &fresh_colours))
             << "after step " << step;
+        // The culling bounds follow too: the same as bounds made afresh from these buffers.
+        ASSERT_EQ(b.clusters, triangle_clusters(b)) << "after step " << step;
         // Flat triangles stay unindexed, one normal each, through appends.
         if (shading == Shading::flat) {
             ASSERT_TRUE(b.indices.empty());

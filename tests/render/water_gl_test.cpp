@@ -11,13 +11,10 @@
 #include "orbis/render/gl/gl_renderer.hpp"
 #include "orbis/render/scene.hpp"
 
-#include <QDir>
+#include "offscreen_gl.hpp"
+
 #include <QGuiApplication>
 #include <QImage>
-#include <QOffscreenSurface>
-#include <QOpenGLContext>
-#include <QOpenGLFramebufferObject>
-#include <QSurfaceFormat>
 
 #include <gtest/gtest.h>
 
@@ -28,36 +25,6 @@
 
 namespace orbis::render {
 namespace {
-
-constexpr int width = 1024, height = 768;
-
-// One GL 3.3 core context drawing into an offscreen framebuffer.
-struct Gl {
-    QOffscreenSurface surface;
-    QOpenGLContext context;
-    std::unique_ptr<QOpenGLFramebufferObject> fbo;
-    Gl() {
-        QSurfaceFormat format;
-        format.setVersion(3, 3);
-        format.setProfile(QSurfaceFormat::CoreProfile);
-        format.setDepthBufferSize(24);
-        surface.setFormat(format);
-        surface.create();
-        context.setFormat(format);
-        if (!context.create() || !context.makeCurrent(&surface)) return;
-        fbo = std::make_unique<QOpenGLFramebufferObject>(
-            width, height, QOpenGLFramebufferObject::CombinedDepthStencil);
-        fbo->bind();
-        context.functions()->glViewport(0, 0, width, height);
-    }
-};
-
-QString screenshot_path(const QString& name) {
-    const char* dir = std::getenv("ORBIS_SCREENSHOTS");
-    const QString base = dir ? QString(dir) : QDir::tempPath() + "/orbis-screenshots";
-    QDir().mkpath(base);
-    return base + "/" + name + ".png";
-}
 
 // A small planet with the layers hydrology writes, made once.
 const World& planet() {
@@ -119,7 +86,7 @@ protected:
         return n;
     }
 
-    Gl gl_;
+    Offscreen_gl gl_;
     gl::Gl_renderer renderer_;
     Scene_builder builder_;
     Camera camera_;

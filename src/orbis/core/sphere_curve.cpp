@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 #include <utility>
 
 namespace orbis {
@@ -70,14 +71,50 @@ int sphere_curve_level(std::size_t count, std::size_t per_cell) {
 }
 
 std::vector<std::uint32_t> order_by_key(std::span<const std::uint32_t> keys, std::uint32_t cells) {
-    std::vector<std::uint32_t> first(std::size_t{cells} + 1, 0);
-    for (const std::uint32_t k : keys)
-        ++first[std::size_t{k} + 1];
-    for (std::size_t c = 1; c < first.size(); ++c)
-        first[c] += first[c - 1];
+    // Two halves counted and placed on two threads when there are many keys: each key's
+    // entries from the first half go before those from the second, so the order is the one
+    // a single pass gives. The scattered stores are most of the cost and overlap well.
+    constexpr std::size_t min_part = std::size_t{1} << 20;
+    const std::size_t parts = keys.size() >= 2 * min_part &&
+                                      keys.size() >= 4 * std::size_t{cells} &&
+                                      std::thread::hardware_concurrency() > 1
+                                  ? 2
+                                  : 1;
+    const std::size_t half = parts == 1 ? keys.size() : keys.size() / 2;
     std::vector<std::uint32_t> order(keys.size());
-    for (std::size_t i = 0; i < keys.size(); ++i)
-        order[first[keys[i]]++] = static_cast<std::uint32_t>(i);
+    std::vector<std::uint32_t> first(std::size_t{cells} + 1, 0);
+    std::vector<std::uint32_t> second(parts == 1 ? 0 : std::size_t{cells}, 0);
+    const auto count = [&](std::size_t from, std::size_t to, std::uint32_t* into) {
+        for (std::size_t i = from; i < to; ++i)
+            ++into[keys[i]];
+    };
+    const auto place = [&](std::size_t from, std::size_t to, std::uint32_t* next) {
+        for (std::size_t i = from; i < to; ++i)
+            order[next[keys[i]]++] = static_cast<std::uint32_t>(i);
+    };
+    if (parts == 1) {
+        count(0, keys.size(), first.data() + 1);
+        for (std::size_t c = 1; c < first.size(); ++c)
+            first[c] += first[c - 1];
+        place(0, keys.size(), first.data());
+        return order;
+    }
+    {
+        std::thread other([&] { count(half, keys.size(), second.data()); });
+        count(0, half, first.data() + 1);
+        other.join();
+    }
+    // first[k]: where key k's entries from the first half start; second[k]: from the second.
+    std::uint32_t at = 0;
+    for (std::size_t k = 0; k < cells; ++k) {
+        const std::uint32_t a = first[k + 1], b = second[k];
+        first[k] = at;
+        second[k] = at + a;
+        at += a + b;
+    }
+    std::thread other([&] { place(half, keys.size(), second.data()); });
+    place(0, half, first.data());
+    other.join();
     return order;
 }
 

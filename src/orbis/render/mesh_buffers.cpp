@@ -5,6 +5,7 @@
 #include "orbis/render/growth.hpp"
 #include "orbis/render/live_range.hpp"
 #include "orbis/render/live_slots.hpp"
+#include "orbis/render/parallel.hpp"
 #include "orbis/render/water_buffers.hpp"
 
 #include "orbis/core/layer.hpp"
@@ -36,34 +37,7 @@ void require_positions(const Mesh& m, std::span<const glm::vec3> positions) {
                                     " vertex slots");
 }
 
-// Runs f(first, last) on disjoint parts of [0, n) on up to a few threads. Builds are bound by
-// memory latency (ring walks) and page faults on fresh output, both of which overlap well
-// across cores; small inputs stay on the caller's thread.
-template <class F>
-void in_parallel(std::size_t n, F&& f) {
-    constexpr std::size_t min_part = 1u << 16;
-    const std::size_t threads = std::clamp<std::size_t>(
-        std::min<std::size_t>(std::thread::hardware_concurrency(), 8), 1, n / min_part + 1);
-    if (threads == 1) {
-        f(std::size_t{0}, n);
-        return;
-    }
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(threads);
-    for (std::size_t t = 0; t < threads; ++t) {
-        pool.emplace_back([&f, &errors, t, threads, n] {
-            try {
-                f(n * t / threads, n * (t + 1) / threads);
-            } catch (...) {
-                errors[t] = std::current_exception();
-            }
-        });
-    }
-    for (auto& thread : pool)
-        thread.join();
-    for (const auto& e : errors)
-        if (e) std::rethrow_exception(e);
-}
+using detail::in_parallel;
 
 // The three corners of a live face, counterclockwise.
 struct Corners {
@@ -108,8 +82,10 @@ Curve_order along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
         }
     });
     Curve_order order{order_by_key(vertex_key, cells), order_by_key(face_key, cells)};
-    std::erase_if(order.vertices, [&](std::uint32_t i) { return !m.contains(Vertex{i}); });
-    std::erase_if(order.faces, [&](std::uint32_t i) { return !m.contains(Face{i}); });
+    if (m.vertex_count() != m.vertex_slots())
+        std::erase_if(order.vertices, [&](std::uint32_t i) { return !m.contains(Vertex{i}); });
+    if (m.face_count() != m.face_slots())
+        std::erase_if(order.faces, [&](std::uint32_t i) { return !m.contains(Face{i}); });
     return order;
 }
 
@@ -195,6 +171,7 @@ void clear_all(std::vector<T>&... v) {
 }
 void clear(Triangle_buffers& b) {
     clear_all(b.positions, b.normals, b.indices, b.vertex_of, b.face_of);
+    b.clusters.clear();
 }
 void clear(Voronoi_buffers& b) {
     clear_all(b.positions, b.normals, b.indices, b.cell_vertex, b.cell_first, b.corner_face);
@@ -244,15 +221,21 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
             for (std::size_t t = first; t < last; ++t)
                 write_flat(m, positions, Face{order[t]}, t, out);
         });
+        out.clusters = triangle_clusters(out);
         return;
     }
     // Smooth: one output vertex per live vertex, along the curve too; slots map to outputs.
     std::vector<std::uint32_t> output_of(m.vertex_slots(), unset);
-    for (const std::uint32_t i : curve.vertices) {
-        output_of[i] = static_cast<std::uint32_t>(out.positions.size());
-        out.positions.push_back(positions[i]);
-        out.vertex_of.push_back(Vertex{i});
-    }
+    out.positions.resize(curve.vertices.size());
+    out.vertex_of.resize(curve.vertices.size());
+    in_parallel(curve.vertices.size(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t j = first; j < last; ++j) {
+            const std::uint32_t i = curve.vertices[j];
+            output_of[i] = static_cast<std::uint32_t>(j);
+            out.positions[j] = positions[i];
+            out.vertex_of[j] = Vertex{i};
+        }
+    });
     // Faces are read in slot order, in which a face and its quad-edges were made together, and
     // written at their place along the curve: one scattered store a face instead of the
     // several scattered loads of walking a face's edges in curve order.
@@ -273,6 +256,7 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
             out.face_of[t] = f;
         }
     });
+    out.clusters = triangle_clusters(out);
     if (out.with_normals) {
         out.with_normals = false;
         add_smooth_normals(m, positions, out);
@@ -299,15 +283,20 @@ Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m) {
     Triangle_index index;
     detail::reserve_with_room(index.triangle_of_face, m.face_slots());
     index.triangle_of_face.assign(m.face_slots(), unset);
-    for (std::size_t t = 0; t < b.face_of.size(); ++t)
-        if (b.face_of[t].valid() && b.face_of[t].index() < m.face_slots())
-            index.triangle_of_face[b.face_of[t].index()] = static_cast<std::uint32_t>(t);
+    // Each face and vertex is in the buffers once, so the threads' writes never meet.
+    in_parallel(b.face_of.size(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t)
+            if (b.face_of[t].valid() && b.face_of[t].index() < m.face_slots())
+                index.triangle_of_face[b.face_of[t].index()] = static_cast<std::uint32_t>(t);
+    });
     if (b.shading == Shading::smooth) {
         detail::reserve_with_room(index.output_of_vertex, m.vertex_slots());
         index.output_of_vertex.assign(m.vertex_slots(), unset);
-        for (std::size_t i = 0; i < b.vertex_of.size(); ++i)
-            if (b.vertex_of[i].valid() && b.vertex_of[i].index() < m.vertex_slots())
-                index.output_of_vertex[b.vertex_of[i].index()] = static_cast<std::uint32_t>(i);
+        in_parallel(b.vertex_of.size(), [&](std::size_t first, std::size_t last) {
+            for (std::size_t i = first; i < last; ++i)
+                if (b.vertex_of[i].valid() && b.vertex_of[i].index() < m.vertex_slots())
+                    index.output_of_vertex[b.vertex_of[i].index()] = static_cast<std::uint32_t>(i);
+        });
     }
     return index;
 }
@@ -443,6 +432,12 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     }
     sort_unique(dirt.vertices);
     sort_unique(dirt.triangles);
+    // Bounds follow the triangles rewritten: listed, or (flat) through their corners.
+    std::vector<std::uint32_t> moved = dirt.triangles;
+    if (!smooth)
+        for (const std::uint32_t o : dirt.vertices)
+            moved.push_back(o / 3);
+    update_triangle_clusters(b, moved, b.clusters);
     return dirt;
 }
 
@@ -822,8 +817,10 @@ Slot_colours colour_layer(const Layer<T, Type>& layer, const Mesh& m, const Colo
         const Colour_map_kind kind = map_of<T>(o);
         // Maps that ignore the range skip the pass that finds it.
         out.range = o.range ? *o.range : ranged<T>(o) ? live(layer) : std::pair{0.0, 1.0};
-        detail::for_each_live_slot<Type>(m, [&](std::size_t s) {
-            out.colours[s] = colour_at(layer, s, kind, out.range, o, water);
+        in_parallel(layer.size(), [&](std::size_t first, std::size_t last) {
+            for (std::size_t s = first; s < last; ++s)
+                if (detail::is_live_slot<Type>(m, s))
+                    out.colours[s] = colour_at(layer, s, kind, out.range, o, water);
         });
     }
     return out;
@@ -956,8 +953,10 @@ std::vector<Colour> colours_on(const Triangle_buffers& b, const Slot_colours& c)
     std::vector<Colour> out;
     detail::reserve_with_room(out, b.positions.size()); // the in-place colours_on appends
     out.assign(b.positions.size(), no_colour);
-    for (std::size_t i = 0; i < out.size(); ++i)
-        out[i] = triangle_output_colour(b, c, i);
+    in_parallel(out.size(), [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i)
+            out[i] = triangle_output_colour(b, c, i);
+    });
     return out;
 }
 

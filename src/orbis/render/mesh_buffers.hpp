@@ -8,6 +8,7 @@
 #include "orbis/core/ids.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/mesh.hpp"
+#include "orbis/render/triangle_clusters.hpp"
 
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
@@ -70,6 +71,9 @@ struct Triangle_buffers {
     std::vector<Vertex> vertex_of;
     /// Per triangle: the mesh face it draws.
     std::vector<Face> face_of;
+    /// Bounds of each run of cluster_triangles triangles (see triangle_clusters), kept by
+    /// triangles() and update_triangles(), for frames that skip what the eye cannot see.
+    std::vector<Triangle_cluster> clusters;
 
     /// The output vertex of corner `k` (0 to 2) of triangle `t`. Precondition: t is a triangle.
     std::uint32_t corner(std::size_t t, int k) const {

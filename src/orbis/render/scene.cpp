@@ -119,6 +119,9 @@ void Scene_builder::rebuild_boundary(const World& world) {
     const auto* positions = world.layer(position_layer);
     const Mesh& m = world.mesh();
     boundary_.positions.clear();
+    // Each face has three sides and each edge two: a mesh where these agree has every edge
+    // between two faces, and no boundary to look for.
+    if (3 * m.face_count() == 2 * m.edge_count()) return;
     for (const Edge e : m.edges()) {
         if (m.is_boundary(e)) {
             boundary_.positions.push_back((*positions)[e.origin(m)]);

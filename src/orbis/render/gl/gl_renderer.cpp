@@ -13,6 +13,7 @@
 #include <chrono>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace orbis::render::gl {
 
@@ -296,6 +297,7 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
             if (indexed) part.count = static_cast<int>(b.indices.size());
         part.indexed = indexed;
         part.geometry_stamp = scene_part.geometry_stamp;
+        if constexpr (std::is_same_v<Buffers, Triangle_buffers>) part.clusters = b.clusters;
     }
     if (part.colour_stamp != scene_part.colour_stamp) {
         ensure_objects(part);
@@ -357,7 +359,7 @@ void Gl_renderer::set_overlay(Overlay which, const std::vector<glm::vec3>& segme
 }
 
 void Gl_renderer::draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour,
-                            bool lit, bool own_colours) {
+                            bool lit, bool own_colours, const Runs* runs) {
     if (!part.present || part.count == 0) return;
     glUniform1f(scale_, scale);
     glUniform1f(lighting_, lit ? 1.0f : 0.0f);
@@ -366,12 +368,52 @@ void Gl_renderer::draw_part(const Part& part, unsigned mode, float scale, const 
     if (masked) glDisableVertexAttribArray(2);
     if (!part.has_colours || masked)
         es2_->glVertexAttrib4f(2, colour.r, colour.g, colour.b, colour.a);
-    if (part.indexed)
-        glDrawElements(mode, part.count, GL_UNSIGNED_INT, nullptr);
-    else
-        glDrawArrays(mode, 0, part.count);
+    draw_elements(part, mode, runs);
     if (masked) glEnableVertexAttribArray(2);
     glBindVertexArray(0);
+}
+
+void Gl_renderer::draw_elements(const Part& part, unsigned mode, const Runs* runs) {
+    if (!runs) {
+        if (part.indexed)
+            glDrawElements(mode, part.count, GL_UNSIGNED_INT, nullptr);
+        else
+            glDrawArrays(mode, 0, part.count);
+        return;
+    }
+    // Three indices (smooth) or three vertices (flat) a triangle.
+    std::vector<GLsizei> counts;
+    counts.reserve(runs->size());
+    for (const auto& [first, last] : *runs)
+        counts.push_back(static_cast<GLsizei>(3 * (last - first)));
+    if (part.indexed) {
+        std::vector<const void*> offsets;
+        offsets.reserve(runs->size());
+        for (const auto& run : *runs)
+            offsets.push_back(
+                reinterpret_cast<const void*>(3 * std::size_t{run.first} * sizeof(std::uint32_t)));
+        glMultiDrawElements(mode, counts.data(), GL_UNSIGNED_INT, offsets.data(),
+                            static_cast<GLsizei>(runs->size()));
+    } else {
+        std::vector<GLint> firsts;
+        firsts.reserve(runs->size());
+        for (const auto& run : *runs)
+            firsts.push_back(static_cast<GLint>(3 * run.first));
+        glMultiDrawArrays(mode, firsts.data(), counts.data(), static_cast<GLsizei>(runs->size()));
+    }
+}
+
+const Gl_renderer::Runs* Gl_renderer::surface_runs(const Camera& camera) {
+    const Part& part = parts_[triangles];
+    const std::size_t count = part.present ? static_cast<std::size_t>(part.count) / 3 : 0;
+    drawn_triangles_ = count;
+    if (!culling_ || part.clusters.empty()) return nullptr;
+    runs_ = visible_triangle_runs(part.clusters, count, camera.eye(),
+                                  camera.projection() * camera.view());
+    drawn_triangles_ = 0;
+    for (const auto& [first, last] : runs_)
+        drawn_triangles_ += last - first;
+    return &runs_;
 }
 
 void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& background) {
@@ -390,7 +432,8 @@ void Gl_renderer::draw(const Camera& camera, bool lighting, const glm::vec4& bac
     glUniform3f(light_direction_, float(light.x), float(light.y), float(light.z));
 
     glUniform1f(flat_normals_, flat_shading_ ? 1.0f : 0.0f);
-    draw_part(parts_[triangles], GL_TRIANGLES, 1.0f, surface_colour, lighting);
+    draw_part(parts_[triangles], GL_TRIANGLES, 1.0f, surface_colour, lighting, true,
+              surface_runs(camera));
     glUniform1f(flat_normals_, 0.0f);
     const float cells = parts_[triangles].present ? cell_lift : 1.0f;
     draw_part(parts_[voronoi], GL_TRIANGLES, cells, surface_colour, lighting);
@@ -460,10 +503,7 @@ void Gl_renderer::draw_bare(const Camera& camera, const glm::vec4& background) {
                             : i == points                                 ? GL_POINTS
                                                                           : GL_LINES;
         glBindVertexArray(part.vao);
-        if (part.indexed)
-            glDrawElements(mode, part.count, GL_UNSIGNED_INT, nullptr);
-        else
-            glDrawArrays(mode, 0, part.count);
+        draw_elements(part, mode, i == triangles ? surface_runs(camera) : nullptr);
         glBindVertexArray(0);
     }
     glUseProgram(0);

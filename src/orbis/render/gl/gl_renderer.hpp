@@ -4,6 +4,7 @@
 
 #include "orbis/render/camera.hpp"
 #include "orbis/render/scene.hpp"
+#include "orbis/render/triangle_clusters.hpp"
 
 #include <QOpenGLFunctions>
 #include <QOpenGLFunctions_3_3_Core>
@@ -13,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace orbis::render::gl {
@@ -54,6 +56,12 @@ public:
     /// Draws every uploaded part with the same primitives but the trivial shader: no normals,
     /// colours or overlay passes (the benchmark's baseline).
     void draw_bare(const Camera& camera, const glm::vec4& background);
+    /// Whether frames skip the runs of triangles the eye cannot see (on by default): those
+    /// whose every triangle faces away, and those outside the view. The picture is the same
+    /// either way; off is for comparing and measuring.
+    void set_culling(bool on) { culling_ = on; }
+    /// Triangles of the surface the last draw() or draw_bare() sent to the GPU.
+    std::size_t drawn_triangles() const { return drawn_triangles_; }
 
     /// The overlays drawn on top of everything, in this order; `selection` is hidden behind the
     /// planet like the surface (a selection spans the globe), the others are not (they are
@@ -85,7 +93,9 @@ private:
         bool present = false;
         std::uint64_t geometry_stamp = 0;
         std::uint64_t colour_stamp = 0;
+        std::vector<Triangle_cluster> clusters; // triangles only: bounds of runs of them
     };
+    using Runs = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
     enum Part_index {
         triangles,
         voronoi,
@@ -120,8 +130,13 @@ private:
     template <class Buffers>
     void upload_part(Part& part, const Scene_part<Buffers>& scene_part, Upload_stats& stats);
     // Draws with the part's colours, or `colour` when it has none or own_colours is false.
+    // Triangles only: draws the runs [first, last) of triangles in `runs` when given.
     void draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour, bool lit,
-                   bool own_colours = true);
+                   bool own_colours = true, const Runs* runs = nullptr);
+    // The surface's triangles `camera` may see, for draw_part; nullptr draws them all.
+    const Runs* surface_runs(const Camera& camera);
+    // Issues the draw calls of `part` (bound), whole or by runs of triangles.
+    void draw_elements(const Part& part, unsigned mode, const Runs* runs);
 
     bool initialized_ = false;
     QOpenGLFunctions* es2_ = nullptr;
@@ -137,6 +152,9 @@ private:
     bool voronoi_outlines_ = false;
     bool flat_shading_ = false;
     bool dual_edges_coloured_ = false;
+    bool culling_ = true;
+    std::size_t drawn_triangles_ = 0;
+    Runs runs_; // surface_runs' answer, kept to reuse its memory
     glm::vec4 overlay_colours_[4] = {{1.0f, 0.6f, 0.0f, 1.0f},
                                      {0.2f, 1.0f, 0.4f, 1.0f},
                                      {1.0f, 0.15f, 0.15f, 1.0f},

@@ -180,6 +180,21 @@ TEST(Picking, RayTowardVertexPicksIt) {
     }
 }
 
+// A world large enough for the picker's start cells to be filled on two threads picks as
+// exactly as a small one.
+TEST(Picking, ALargeWorldsPickerFindsEveryVertex) {
+    const World w = sphere_world(400'000, 0.5f);
+    const Picker picker(w);
+    std::mt19937_64 rng(3);
+    for (int i = 0; i < 300; ++i) {
+        const Vertex v(std::uint32_t(rng() % w.mesh().vertex_slots()));
+        const auto p = picker.pick(w, ray_toward(position(w, v), glm::dvec3(0.0)));
+        ASSERT_TRUE(p.has_value());
+        EXPECT_EQ(p->vertex, v);
+        EXPECT_TRUE(cone_contains(w, p->face, p->point));
+    }
+}
+
 TEST(Picking, RayTowardFaceCentroidPicksIt) {
     const World w = sphere_world(20000, 0.5f, 3.f);
     const Picker picker(w);

@@ -67,25 +67,25 @@ struct Curve_order {
 Curve_order along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
     const int level = sphere_curve_level(m.vertex_count(), 32);
     const std::uint32_t cells = sphere_curve_cells(level);
+    // Free slots get the key past the last cell: they sort to the end and are cut off there.
+    const std::uint32_t free_slot = cells;
     std::vector<std::uint32_t> vertex_key(m.vertex_slots());
     in_parallel(m.vertex_slots(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i)
             vertex_key[i] = m.contains(Vertex{static_cast<std::uint32_t>(i)})
                                 ? sphere_curve_key(positions[i], level)
-                                : 0;
+                                : free_slot;
     });
     std::vector<std::uint32_t> face_key(m.face_slots());
     in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
             const Face f{static_cast<std::uint32_t>(i)};
-            face_key[i] = m.contains(f) ? vertex_key[f.edge(m).origin(m).index()] : 0;
+            face_key[i] = m.contains(f) ? vertex_key[f.edge(m).origin(m).index()] : free_slot;
         }
     });
-    Curve_order order{order_by_key(vertex_key, cells), order_by_key(face_key, cells)};
-    if (m.vertex_count() != m.vertex_slots())
-        std::erase_if(order.vertices, [&](std::uint32_t i) { return !m.contains(Vertex{i}); });
-    if (m.face_count() != m.face_slots())
-        std::erase_if(order.faces, [&](std::uint32_t i) { return !m.contains(Face{i}); });
+    Curve_order order{order_by_key(vertex_key, cells + 1), order_by_key(face_key, cells + 1)};
+    order.vertices.resize(m.vertex_count());
+    order.faces.resize(m.face_count());
     return order;
 }
 

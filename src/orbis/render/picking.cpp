@@ -9,6 +9,8 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <thread>
+#include <vector>
 
 #include <glm/geometric.hpp>
 
@@ -213,14 +215,37 @@ bool Picker::update(const World& world) {
     resolution_ =
         std::max<std::uint32_t>(1, std::uint32_t(std::sqrt(double(m.vertex_count()) / 12.0)));
     cells_.assign(std::size_t(6) * resolution_ * resolution_, empty_cell);
-    for (Vertex v : m.vertices()) {
-        const glm::dvec3 p((*pos)[v]);
-        max_radius_ = std::max(max_radius_, glm::length(p));
-        const Edge e = v.edge(m);
-        if (!e.valid() || p == glm::dvec3(0.0)) continue;
-        // The face left of the vertex's edge, or right of it on an open mesh's boundary.
-        const Face f = e.left(m).valid() ? e.left(m) : e.right(m);
-        if (f.valid()) cells_[cell_of(p)] = f.index();
+    // Slots [first, last) into `cells`, the last vertex of a cell winning; returns their
+    // largest radius.
+    const auto fill = [&](std::size_t first, std::size_t last, std::vector<std::uint32_t>& cells) {
+        double radius = 0.0;
+        for (std::size_t i = first; i < last; ++i) {
+            const Vertex v{static_cast<std::uint32_t>(i)};
+            if (!m.contains(v)) continue;
+            const glm::dvec3 p((*pos)[v]);
+            radius = std::max(radius, glm::length(p));
+            const Edge e = v.edge(m);
+            if (!e.valid() || p == glm::dvec3(0.0)) continue;
+            // The face left of the vertex's edge, or right of it on an open mesh's boundary.
+            const Face f = e.left(m).valid() ? e.left(m) : e.right(m);
+            if (f.valid()) cells[cell_of(p)] = f.index();
+        }
+        return radius;
+    };
+    const std::size_t slots = m.vertex_slots();
+    if (slots < (std::size_t{1} << 18) || std::thread::hardware_concurrency() < 2) {
+        max_radius_ = fill(0, slots, cells_);
+    } else {
+        // Halves on two threads; a cell the second half reached takes its face, as one pass
+        // in slot order would leave it.
+        std::vector<std::uint32_t> second(cells_.size(), empty_cell);
+        double second_radius = 0.0;
+        std::thread other([&] { second_radius = fill(slots / 2, slots, second); });
+        max_radius_ = fill(0, slots / 2, cells_);
+        other.join();
+        max_radius_ = std::max(max_radius_, second_radius);
+        for (std::size_t c = 0; c < cells_.size(); ++c)
+            if (second[c] != empty_cell) cells_[c] = second[c];
     }
     // Cells no vertex fell into take the previous filled cell's face, which lies on the same
     // cube side or the one before it: a nearby start, and never an empty one.

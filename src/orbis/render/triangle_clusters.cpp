@@ -14,51 +14,49 @@
 namespace orbis::render {
 namespace {
 
-// The cluster of triangles [first, last) of b.
+// The cluster of triangles [first, last) of b (at most cluster_triangles).
 Triangle_cluster bound(const Triangle_buffers& b, std::size_t first, std::size_t last) {
-    const auto corner = [&](std::size_t t, int k) {
-        return glm::dvec3(b.positions[b.corner(t, k)]);
+    // Each live triangle's unit normal and corners, kept for the second pass.
+    struct Seen {
+        glm::dvec3 normal;
+        glm::dvec3 corner[3];
     };
-    const auto unit_normal = [&](std::size_t t, glm::dvec3& n) {
-        const glm::dvec3 a = corner(t, 0);
-        n = glm::cross(corner(t, 1) - a, corner(t, 2) - a);
-        const double len = glm::length(n);
-        if (!(len > 0.0) || !std::isfinite(len)) return false; // degenerate: draws nothing
-        n /= len;
-        return true;
-    };
+    std::vector<Seen> seen;
+    seen.reserve(last - first);
     glm::dvec3 lo(std::numeric_limits<double>::max()), hi(-std::numeric_limits<double>::max());
     glm::dvec3 sum(0.0);
-    bool any = false;
     for (std::size_t t = first; t < last; ++t) {
-        glm::dvec3 n;
-        if (!unit_normal(t, n)) continue;
-        any = true;
-        sum += n;
-        for (int k = 0; k < 3; ++k) {
-            lo = glm::min(lo, corner(t, k));
-            hi = glm::max(hi, corner(t, k));
+        Seen x;
+        for (int k = 0; k < 3; ++k)
+            x.corner[k] = glm::dvec3(b.positions[b.corner(t, k)]);
+        x.normal = glm::cross(x.corner[1] - x.corner[0], x.corner[2] - x.corner[0]);
+        const double len = glm::length(x.normal);
+        if (!(len > 0.0) || !std::isfinite(len)) continue; // degenerate: draws nothing
+        x.normal /= len;
+        sum += x.normal;
+        for (const glm::dvec3& c : x.corner) {
+            lo = glm::min(lo, c);
+            hi = glm::max(hi, c);
         }
+        seen.push_back(x);
     }
     Triangle_cluster c;
-    if (!any) return c; // nothing drawn: never skipped, costs nothing to draw
+    if (seen.empty()) return c; // nothing drawn: never skipped, costs nothing to draw
     const glm::dvec3 centre = 0.5 * (lo + hi);
     const double sum_len = glm::length(sum);
     const glm::dvec3 axis = sum_len > 0.0 ? sum / sum_len : glm::dvec3(0.0);
-    double radius = 0.0, min_dot = 1.0;
-    for (std::size_t t = first; t < last; ++t) {
-        glm::dvec3 n;
-        if (!unit_normal(t, n)) continue;
-        min_dot = std::min(min_dot, glm::dot(axis, n));
-        for (int k = 0; k < 3; ++k)
-            radius = std::max(radius, glm::length(corner(t, k) - centre));
+    double radius2 = 0.0, min_dot = 1.0;
+    for (const Seen& x : seen) {
+        min_dot = std::min(min_dot, glm::dot(axis, x.normal));
+        for (const glm::dvec3& corner : x.corner)
+            radius2 = std::max(radius2, glm::dot(corner - centre, corner - centre));
     }
     c.centre = glm::vec3(centre);
     // Rounded outwards: the float centre moved by up to half an ulp of its coordinates, and
     // the float radius and cosine must not shrink the bounds.
     const double moved = glm::length(glm::dvec3(c.centre) - centre);
-    c.radius =
-        std::nextafter(static_cast<float>(radius + moved), std::numeric_limits<float>::max());
+    c.radius = std::nextafter(static_cast<float>(std::sqrt(radius2) + moved),
+                              std::numeric_limits<float>::max());
     c.axis = glm::vec3(axis);
     c.cos_spread = sum_len > 0.0 ? static_cast<float>(min_dot) - 1e-6f : -1.f;
     return c;

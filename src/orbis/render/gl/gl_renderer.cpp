@@ -3,6 +3,7 @@
 #include "orbis/render/gl/gl_renderer.hpp"
 
 #include "orbis/render/gl/shaders.hpp"
+#include "orbis/render/parallel.hpp"
 
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -147,9 +149,24 @@ void Gl_renderer::upload_with_room(unsigned target, unsigned buffer, const void*
                                    Upload_stats& stats) {
     glBindBuffer(target, buffer);
     glBufferData(target, static_cast<GLsizeiptr>(capacity * size), nullptr, GL_STATIC_DRAW);
-    if (count > 0) glBufferSubData(target, 0, static_cast<GLsizeiptr>(count * size), data);
-    stats.bytes += count * size;
+    const std::size_t bytes = count * size;
+    stats.bytes += bytes;
     ++stats.parts;
+    if (bytes == 0) return;
+    // A large array is copied into the mapped buffer by several threads: with a software
+    // renderer the buffer is fresh memory, and its page faults are most of the copy.
+    if (bytes >= (std::size_t{1} << 24)) {
+        if (void* mapped = glMapBufferRange(target, 0, static_cast<GLsizeiptr>(bytes),
+                                            GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT)) {
+            const auto* from = static_cast<const unsigned char*>(data);
+            auto* to = static_cast<unsigned char*>(mapped);
+            detail::in_parallel(bytes, [&](std::size_t first, std::size_t last) {
+                std::memcpy(to + first, from + first, last - first);
+            });
+            if (glUnmapBuffer(target) == GL_TRUE) return;
+        }
+    }
+    glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), data);
 }
 
 void Gl_renderer::patch(unsigned target, unsigned buffer, const void* data, std::size_t size,

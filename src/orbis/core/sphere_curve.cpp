@@ -10,21 +10,22 @@
 namespace orbis {
 namespace {
 
-// The distance along the Hilbert curve of side 2^level of cell (x, y).
+// The distance along the Hilbert curve of side 2^level of cell (x, y). Branch-free: the
+// quadrant turns are masks, because cells met in slot order make each branch a coin toss.
 std::uint32_t hilbert_distance(std::uint32_t x, std::uint32_t y, int level) {
     std::uint32_t d = 0;
     for (std::uint32_t s = (1u << level) >> 1; s > 0; s >>= 1) {
         const std::uint32_t rx = (x & s) ? 1u : 0u;
         const std::uint32_t ry = (y & s) ? 1u : 0u;
         d += s * s * ((3u * rx) ^ ry);
-        // Turn the quadrant so that the curve inside it starts where the last one ended.
-        if (ry == 0) {
-            if (rx == 1) {
-                x = s - 1 - (x & (s - 1));
-                y = s - 1 - (y & (s - 1));
-            }
-            std::swap(x, y);
-        }
+        // Turn the quadrant so that the curve inside it starts where the last one ended:
+        // mirror (only the bits below s are read from here on) and then swap, where ry is 0.
+        const std::uint32_t mirror = (0u - (rx & (ry ^ 1u))) & (s - 1);
+        x ^= mirror;
+        y ^= mirror;
+        const std::uint32_t swap = (x ^ y) & (0u - (ry ^ 1u));
+        x ^= swap;
+        y ^= swap;
     }
     return d;
 }

@@ -5,7 +5,6 @@
 #include <array>
 #include <bit>
 #include <cstring>
-#include <deque>
 #include <utility>
 
 namespace orbis::gen {
@@ -84,7 +83,10 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
     // level being filled) go to a FIFO, which is cheaper than the heap and makes the tree over
     // a flat lake breadth-first, so water takes short paths to the spill point.
     Radix_heap open;
-    std::deque<std::uint32_t> pit;
+    // A FIFO as a vector and a read position: it empties often, and then starts over at the
+    // front, so it stays as long as the largest flat it meets.
+    std::vector<std::uint32_t> pit;
+    std::size_t pit_front = 0;
     std::vector<std::uint8_t> closed(slots, 0);
     const auto live = [&](std::uint32_t s) { return g.first[s] != g.first[s + 1]; };
     // Outlets inside the outlet region (most of an ocean) are roots that nothing needs to leave
@@ -117,11 +119,14 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
         closed[lowest] = 1;
         open.push(ordered_key(t.filled[lowest]), lowest);
     }
-    while (!open.empty() || !pit.empty()) {
+    while (!open.empty() || pit_front < pit.size()) {
         std::uint32_t c;
-        if (!pit.empty()) {
-            c = pit.front();
-            pit.pop_front();
+        if (pit_front < pit.size()) {
+            c = pit[pit_front++];
+            if (pit_front == pit.size()) {
+                pit.clear();
+                pit_front = 0;
+            }
         } else {
             c = open.pop();
         }

@@ -8,8 +8,8 @@
 
 namespace orbis::gen {
 
-Spatial_order spatial_order(const std::vector<glm::vec3>& position,
-                            const std::vector<std::uint8_t>& live) {
+Spatial_order spatial_order(std::span<const glm::vec3> position,
+                            std::span<const std::uint8_t> live) {
     const auto slots = static_cast<std::uint32_t>(live.size());
     std::uint32_t count = 0;
     for (std::uint32_t s = 0; s < slots; ++s)
@@ -19,18 +19,22 @@ Spatial_order spatial_order(const std::vector<glm::vec3>& position,
     // for the cache too (with a cell per vertex, its scattered counts cost more than the
     // locality gained).
     const int level = sphere_curve_level(count, 16);
-    // Each slot's own key, on two threads.
-    std::vector<std::uint32_t> key(slots, 0);
+    // Each slot's own key, on two threads; dead slots get a key past the curve's last cell,
+    // so they sort to the end and are cut off there.
+    const std::uint32_t cells = sphere_curve_cells(level);
+    std::vector<std::uint32_t> key(slots);
     parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
         for (std::uint32_t s = begin; s < end; ++s)
-            if (live[s]) key[s] = sphere_curve_key(position[s], level);
+            key[s] = live[s] ? sphere_curve_key(position[s], level) : cells;
     });
     Spatial_order o;
-    o.slot_of = order_by_key(key, sphere_curve_cells(level));
-    std::erase_if(o.slot_of, [&](std::uint32_t s) { return !live[s]; });
+    o.slot_of = order_by_key(key, cells + 1);
+    o.slot_of.resize(count);
     o.id_of.assign(slots, 0);
-    for (std::uint32_t id = 0; id < o.slot_of.size(); ++id)
-        o.id_of[o.slot_of[id]] = id;
+    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t id = begin; id < end; ++id)
+            o.id_of[o.slot_of[id]] = id;
+    });
     o.in_slot_order.reserve(count);
     for (std::uint32_t s = 0; s < slots; ++s)
         if (live[s]) o.in_slot_order.push_back(o.id_of[s]);

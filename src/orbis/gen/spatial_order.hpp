@@ -8,6 +8,7 @@
 #include <glm/vec3.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace orbis::gen {
@@ -27,7 +28,7 @@ struct Spatial_order {
 /// (orbis/core/sphere_curve.hpp; cells of 16 to 64 vertices, slot order within a cell), with
 /// `position` giving each slot's place (any length, not necessarily unit). Deterministic and
 /// O(slots).
-Spatial_order spatial_order(const std::vector<glm::vec3>& position,
-                            const std::vector<std::uint8_t>& live);
+Spatial_order spatial_order(std::span<const glm::vec3> position,
+                            std::span<const std::uint8_t> live);
 
 } // namespace orbis::gen

@@ -136,6 +136,10 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
             if (closed[n]) continue;
             closed[n] = 1;
             t.receiver[n] = c;
+            // n's row is read when n leaves the queue, which may be long after: fetch it now,
+            // while n's neighbours are still near in memory, so that the pop finds it cached
+            // (the pops jump along the coast, and their rows were most of the flood's misses).
+            __builtin_prefetch(g.next.data() + g.first[n]);
             if (t.filled[n] <= level) {
                 t.filled[n] = level;
                 pit.push_back(n);

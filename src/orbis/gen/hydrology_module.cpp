@@ -107,7 +107,11 @@ Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& r
     order.reserve(count);
     for (const std::uint32_t v : visit)
         if (leaf[v]) order.push_back(v);
+    // The queue jumps across the ids, but holds what comes next: fetching the receivers and
+    // their donor counts a few places ahead overlaps the misses.
     for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i + 8 < order.size()) __builtin_prefetch(&receiver[order[i + 8]]);
+        if (i + 4 < order.size()) __builtin_prefetch(&donors[receiver[order[i + 4]]]);
         const std::uint32_t v = order[i], r = receiver[v];
         if (r != v && --donors[r] == 0) order.push_back(r);
     }
@@ -263,6 +267,13 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             where.resize(count);
             parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
                 for (std::uint32_t i = begin; i < end; ++i) {
+                    // The slots jump (refinement appends vertices far from their
+                    // neighbours' slots): fetch a few ahead.
+                    if (i + 16 < end) {
+                        const std::uint32_t later = k.numbering.slot_of[i + 16];
+                        __builtin_prefetch(&where_by_slot[later]);
+                        __builtin_prefetch(&input[later]);
+                    }
                     const std::uint32_t s = k.numbering.slot_of[i];
                     where[i] = where_by_slot[s];
                     k.height[i] = input[s].height;
@@ -504,7 +515,15 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     Scratch_vector<double> acc(runoff.begin(), runoff.end());
     {
         const Scratch_vector<std::uint32_t> order = upstream_first(receiver, visit);
-        for (const std::uint32_t v : order) {
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            // The walks along `order` jump across the ids: fetch a few places ahead.
+            if (i + 8 < order.size()) {
+                const std::uint32_t later = order[i + 8];
+                __builtin_prefetch(&receiver[later]);
+                __builtin_prefetch(&acc[later]);
+                __builtin_prefetch(&depression[later]);
+            }
+            const std::uint32_t v = order[i];
             const std::uint32_t r = receiver[v];
             double out = acc[v];
             const std::uint32_t d = depression[v];
@@ -568,7 +587,14 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         if (!lake.endorheic) evaporation[lake.outlet] = lake.evaporation;
     const Scratch_vector<std::uint32_t> order = upstream_first(receiver, visit);
     double ocean_inflow = 0, sink_evaporation = 0, max_discharge = 0;
-    for (const std::uint32_t v : order) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        if (i + 8 < order.size()) {
+            const std::uint32_t later = order[i + 8];
+            __builtin_prefetch(&receiver[later]);
+            __builtin_prefetch(&acc[later]);
+            __builtin_prefetch(&evaporation[later]);
+        }
+        const std::uint32_t v = order[i];
         if (ocean[v]) continue;
         const std::uint32_t r = receiver[v];
         if (sink[v] || r == v) {
@@ -607,6 +633,12 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     Scratch_vector<std::int32_t> basin(count, -1);
     std::vector<double> basin_area;
     for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        if (order.rend() - it > 8) {
+            const std::uint32_t later = it[8];
+            __builtin_prefetch(&receiver[later]);
+            __builtin_prefetch(&area_km2[later]);
+            __builtin_prefetch(&basin[later], 1);
+        }
         const std::uint32_t v = *it;
         if (ocean[v]) continue;
         const std::uint32_t r = receiver[v];

@@ -387,24 +387,30 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         k.runoff[s] = (p - aet) * to_flux;
         k.lake_loss[s] = (pet - aet) * to_flux;
     };
-    if (!again) {
-        k.runoff.assign(count, 0.0);
-        k.lake_loss.assign(count, 0.0);
-        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-            for (std::uint32_t s = begin; s < end; ++s)
+    // The flood reads neither the water balance nor its total, and runs on one core: the other
+    // computes both meanwhile.
+    Flow_tree tree;
+    double total_runoff = 0;
+    parallel_tasks(2, [&](std::uint32_t task) {
+        if (task == 0) {
+            tree = route_flow(g, height, ocean, 0.f, visit);
+            return;
+        }
+        if (!again) {
+            k.runoff.assign(count, 0.0);
+            k.lake_loss.assign(count, 0.0);
+            for (std::uint32_t s = 0; s < count; ++s)
                 balance(s);
-        });
-    } else {
-        for (const std::uint32_t s : changed)
-            balance(s);
-    }
+        } else {
+            for (const std::uint32_t s : changed)
+                balance(s);
+        }
+        // Summed in slot order, as a single thread would.
+        for (const std::uint32_t s : visit)
+            if (!ocean[s]) total_runoff += k.runoff[s];
+    });
     const std::vector<double>& runoff = k.runoff;
     const std::vector<double>& lake_loss = k.lake_loss;
-    // Summed in slot order, as a single thread would.
-    double total_runoff = 0;
-    for (const std::uint32_t s : visit)
-        if (!ocean[s]) total_runoff += runoff[s];
-    Flow_tree tree = route_flow(g, height, ocean, 0.f, visit);
     std::vector<std::uint32_t>& receiver = tree.receiver;
     progress.report(name(), 0.3);
 

@@ -12,19 +12,6 @@
 
 namespace orbis::gen {
 
-/// Asks the kernel to back the whole 2 MiB pages inside [data, data + bytes) with huge pages
-/// when they are first touched (Linux with transparent huge pages in "madvise" mode; no effect
-/// elsewhere or for less than 2 MiB). Worth it for arrays of tens of megabytes read in
-/// scattered order (graph walks), where 4 KiB pages miss the TLB on nearly every access.
-/// Call it before the memory is first written: pages already touched stay small.
-void advise_huge_pages(const void* data, std::size_t bytes) noexcept;
-
-/// advise_huge_pages on the capacity of `v` (reserve first, then write).
-template <class V>
-void advise_huge_pages(const V& v) noexcept {
-    advise_huge_pages(v.data(), v.capacity() * sizeof(typename V::value_type));
-}
-
 /// std::allocator whose value-initialising construct() default-initialises instead, so that
 /// resize(n) leaves trivial values (numbers, glm vectors) unset; other constructions as usual.
 template <class T>
@@ -39,14 +26,6 @@ struct Uninitialized_allocator : std::allocator<T> {
     /// Converts from the allocator of another value type (stateless).
     template <class U>
     explicit Uninitialized_allocator(const Uninitialized_allocator<U>&) noexcept {}
-    /// Room for `n` values; from 4 MiB up, advised to be backed by huge pages when first
-    /// touched (advise_huge_pages), since such arrays are written once and then walked: one
-    /// fault per 2 MiB instead of 512 keeps both threads of a pass off the kernel's fault path.
-    T* allocate(std::size_t n) {
-        T* p = std::allocator<T>::allocate(n);
-        if (n * sizeof(T) >= (std::size_t{4} << 20)) advise_huge_pages(p, n * sizeof(T));
-        return p;
-    }
     /// Default-initialises *p: no write for trivial types.
     template <class U>
     void construct(U* p) noexcept(noexcept(::new (static_cast<void*>(p)) U)) {
@@ -58,6 +37,19 @@ struct Uninitialized_allocator : std::allocator<T> {
         ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
     }
 };
+
+/// Asks the kernel to back the whole 2 MiB pages inside [data, data + bytes) with huge pages
+/// when they are first touched (Linux with transparent huge pages in "madvise" mode; no effect
+/// elsewhere or for less than 2 MiB). Worth it for arrays of tens of megabytes read in
+/// scattered order (graph walks), where 4 KiB pages miss the TLB on nearly every access.
+/// Call it before the memory is first written: pages already touched stay small.
+void advise_huge_pages(const void* data, std::size_t bytes) noexcept;
+
+/// advise_huge_pages on the capacity of `v` (reserve first, then write).
+template <class V>
+void advise_huge_pages(const V& v) noexcept {
+    advise_huge_pages(v.data(), v.capacity() * sizeof(typename V::value_type));
+}
 
 /// A vector whose resize() does not initialise trivial values; write before reading.
 template <class T>

@@ -128,6 +128,71 @@ TEST(DelaunayModule, FaceLayersFollowTheFlips) {
     EXPECT_LE(reset, 2 * flips);
 }
 
+// Lawson's algorithm as written before lawson_flips decided the first verdicts on two threads:
+// every edge on a stack, decided in turn, the four around each flip queued again.
+Lawson_result reference_lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p) {
+    std::vector<Edge> stack;
+    std::vector<bool> queued(lock->edge_slots() / 2, false);
+    for (const Edge e : lock->edges()) {
+        queued[e.base().quad_index()] = true;
+        stack.push_back(e.base());
+    }
+    const std::size_t max_flips = 64 * (lock->edge_count() + 1);
+    Lawson_result result;
+    while (!stack.empty()) {
+        const Edge e = stack.back();
+        stack.pop_back();
+        queued[e.quad_index()] = false;
+        const Mesh& m = *lock;
+        if (!m.contains(e) || !e.left(m).valid() || !e.right(m).valid()) continue;
+        const auto at = [&](Vertex v) { return p[v.index()]; };
+        const Flip_decision d =
+            lawson_decision(at(e.origin(m)), at(e.dest(m)), at(e.left_next(m).dest(m)),
+                            at(e.sym().left_next(m).dest(m)));
+        if (d == Flip_decision::keep) continue;
+        if (result.flips >= max_flips || d == Flip_decision::blocked || lock.try_flip(e)) {
+            ++result.blocked;
+            continue;
+        }
+        ++result.flips;
+        const Mesh& f = *lock;
+        for (const Edge n :
+             {e.left_next(f), e.left_prev(f), e.sym().left_next(f), e.sym().left_prev(f)}) {
+            if (queued[n.base().quad_index()]) continue;
+            queued[n.base().quad_index()] = true;
+            stack.push_back(n.base());
+        }
+    }
+    return result;
+}
+
+// The verdicts found ahead on two threads must not change which flips are made or their order
+// (the order decides which quad-edge record ends up holding which edge).
+TEST(DelaunayModule, LawsonFlipsMakeTheFlipsOfDecidingEveryEdgeInTurn) {
+    for (const float distance : {0.05f, 0.3f, 1.f}) {
+        World world = make_sphere_world({.count = 20000, .perturbation = 0.5f, .seed = 6});
+        jiggle(world, distance, 7);
+        const auto p = positions_of(world);
+        World reference = world.deep_copy();
+        Lawson_result got, expected;
+        {
+            auto lock = world.lock_mesh();
+            std::vector<Edge> edges;
+            for (const Edge e : lock->edges())
+                edges.push_back(e);
+            got = lawson_flips(lock, p, std::move(edges));
+        }
+        {
+            auto lock = reference.lock_mesh();
+            expected = reference_lawson_flips(lock, p);
+        }
+        ASSERT_GT(expected.flips, 100u) << distance;
+        EXPECT_EQ(got.flips, expected.flips) << distance;
+        EXPECT_EQ(got.blocked, expected.blocked) << distance;
+        EXPECT_TRUE(world.mesh() == reference.mesh()) << distance;
+    }
+}
+
 TEST(DelaunayModule, RefusesAWorldWithoutPositions) {
     World world;
     world.lock_mesh().assign(make_sphere({.count = 10}).mesh);

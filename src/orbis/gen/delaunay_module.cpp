@@ -120,12 +120,31 @@ Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::v
         queued[b.quad_index()] = true;
         stack.push_back(b);
     }
+    // Most edges stay as they are. Their verdicts on the unchanged mesh are found first, on two
+    // threads; the loop below then skips an edge whose verdict was keep unless a flip has since
+    // changed its quad (a flip marks the four edges around it), which visits the edges in the
+    // same order and makes the same flips as deciding every edge in turn.
+    const std::size_t initial = stack.size();
+    Scratch_vector<std::uint8_t> kept(initial);
+    {
+        const Mesh& m = *lock;
+        parallel_ranges(static_cast<std::uint32_t>(initial), [&](std::uint32_t begin,
+                                                                 std::uint32_t end, unsigned) {
+            for (std::uint32_t k = begin; k < end; ++k) {
+                Quad q;
+                kept[k] = !quad_of(m, stack[k], q) || decide(p, unit, q) == Flip_decision::keep;
+            }
+        });
+    }
+    std::vector<bool> changed(queued.size(), false);
     const std::size_t max_flips = 64 * (lock->edge_count() + 1);
     Lawson_result result;
     while (!stack.empty()) {
         const Edge e = stack.back();
+        const std::size_t k = stack.size() - 1;
         stack.pop_back();
         queued[e.quad_index()] = false;
+        if (k < initial && kept[k] && !changed[e.quad_index()]) continue;
         // Re-read after every flip: the first write may copy a mesh that a snapshot shares.
         const Mesh& m = *lock;
         if (!m.contains(e)) continue;
@@ -142,6 +161,7 @@ Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::v
         for (const Edge n : {e.left_next(flipped), e.left_prev(flipped), e.sym().left_next(flipped),
                              e.sym().left_prev(flipped)}) {
             const Edge b = n.base();
+            changed[b.quad_index()] = true;
             if (queued[b.quad_index()]) continue;
             queued[b.quad_index()] = true;
             stack.push_back(b);

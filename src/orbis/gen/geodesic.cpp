@@ -15,31 +15,39 @@ namespace orbis::gen {
 
 namespace {
 
+// The angle between a and b times radius; atan2 of |a x b| and a . b does not need a and b
+// normalised, since both scale by |a| |b|; 0 when either is the origin (atan2(0, 0) is 0).
+double arc_length(const glm::dvec3& a, const glm::dvec3& b, double radius) {
+    return radius * std::atan2(glm::length(glm::cross(a, b)), glm::dot(a, b));
+}
+
 // Dijkstra with a binary heap and lazy deletion: a vertex may sit in the heap several times,
-// only its first (shortest) pop counts. `position(v)` gives the position of slot v.
+// only the entry that matches its distance counts. `position(v)` gives the position of slot v.
 template <class Position>
 std::vector<double> dijkstra(const Mesh& m, const Position& position, double radius,
                              std::span<const std::uint32_t> sources, double max_distance) {
     constexpr double unreached = std::numeric_limits<double>::infinity();
     std::vector<double> distance(m.vertex_slots(), unreached);
     using Entry = std::pair<double, std::uint32_t>;
-    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    std::vector<Entry> storage;
+    storage.reserve(4 * sources.size() + 16);
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap(std::greater<>{},
+                                                                        std::move(storage));
     for (const std::uint32_t s : sources) {
         if (distance[s] == 0) continue;
         distance[s] = 0;
         heap.emplace(0.0, s);
     }
-    std::vector<bool> done(m.vertex_slots(), false);
     while (!heap.empty()) {
         const auto [d, v] = heap.top();
         heap.pop();
-        if (done[v]) continue;
-        done[v] = true;
+        if (d > distance[v]) continue; // a stale entry: v was reached by a shorter path since
         const glm::dvec3 p(position(v));
         for (const Vertex n : Vertex{v}.neighbors(m)) {
             const std::uint32_t k = n.index();
-            if (done[k]) continue;
-            const double through = d + geodesic_distance(p, glm::dvec3(position(k)), radius);
+            // A vertex already settled has distance <= d, which no path through v beats.
+            if (distance[k] <= d) continue;
+            const double through = d + arc_length(p, glm::dvec3(position(k)), radius);
             if (through < distance[k] && through <= max_distance) {
                 distance[k] = through;
                 heap.emplace(through, k);

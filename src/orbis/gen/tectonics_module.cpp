@@ -4,6 +4,7 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/elevation_module.hpp"
 #include "orbis/gen/geodesic.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/plate_motion.hpp"
 #include "orbis/gen/plates_module.hpp"
 #include "orbis/gen/random_stream.hpp"
@@ -284,12 +285,17 @@ Fronts find_fronts(const World& world, std::span<const Plate> plates,
 void shape_relief(World& world, std::span<const Plate> plates, const Plate_motion& motion,
                   const Tectonics_params& params, double radius) {
     const Fronts fronts = find_fronts(world, plates, motion.boundary);
-    const std::vector<double> d_over =
-        geodesic_distances_from(world, radius, fronts.overriding, arc_reach);
-    const std::vector<double> d_under = geodesic_distances_from(world, radius, fronts.subducting,
-                                                                std::max(arc_reach, trench_reach));
-    const std::vector<double> d_collision =
-        geodesic_distances_from(world, radius, fronts.collision, collision_reach);
+    // The three fields read the world only, so they share the two threads.
+    std::vector<double> d_under, d_over, d_collision;
+    parallel_tasks(3, [&](std::uint32_t task) {
+        if (task == 0)
+            d_under = geodesic_distances_from(world, radius, fronts.subducting,
+                                              std::max(arc_reach, trench_reach));
+        else if (task == 1)
+            d_over = geodesic_distances_from(world, radius, fronts.overriding, arc_reach);
+        else
+            d_collision = geodesic_distances_from(world, radius, fronts.collision, collision_reach);
+    });
     const double dt = params.dt;
     const double settle = 1 - std::exp(-dt / ocean_relax);
     const double erode = std::exp(-dt / params.erosion_time);

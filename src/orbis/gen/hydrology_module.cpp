@@ -88,21 +88,30 @@ std::array<std::uint64_t, 6> water_versions(const World& world) {
             version(discharge_layer), version(basin_layer), version(runoff_layer)};
 }
 
-// Upstream-first order of the forest given by `receiver` (roots point to themselves): every
-// vertex comes before its receiver. Kahn's algorithm over donor counts, starting from the
+// Upstream-first order of the vertices where `skip` is 0 in the forest given by `receiver`
+// (roots point to themselves): every such vertex comes before its receiver. Skipped vertices
+// must be roots (the ocean): they pass nothing on, so leaving them out changes neither the
+// order of the others nor any sum. Kahn's algorithm over donor counts, starting from the
 // leaves in the order of `visit` (the ids in original slot order, on which the order of the
 // sums downstream depends); O(vertices).
 Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& receiver,
+                                             const std::vector<std::uint8_t>& skip,
                                              const std::vector<std::uint32_t>& visit) {
     const auto count = std::uint32_t(receiver.size());
+    // Where each kept vertex's water goes among the kept ones (`none` at roots and where it
+    // enters the ocean), so the walk below reads one array per step.
+    Scratch_vector<std::uint32_t> down(count);
     Scratch_vector<std::uint32_t> donors(count, 0);
-    for (std::uint32_t v = 0; v < count; ++v)
-        if (receiver[v] != v) ++donors[receiver[v]];
+    for (std::uint32_t v = 0; v < count; ++v) {
+        const std::uint32_t r = receiver[v];
+        down[v] = skip[v] || r == v || skip[r] ? none : r;
+        if (down[v] != none) ++donors[r];
+    }
     // `visit` jumps across the ids, so it reads a byte per vertex (an array that stays in the
     // cache) rather than the counts.
     std::vector<std::uint8_t> leaf(count);
     for (std::uint32_t v = 0; v < count; ++v)
-        leaf[v] = donors[v] == 0;
+        leaf[v] = !skip[v] && donors[v] == 0;
     Scratch_vector<std::uint32_t> order;
     order.reserve(count);
     for (const std::uint32_t v : visit)
@@ -110,10 +119,12 @@ Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& r
     // The queue jumps across the ids, but holds what comes next: fetching the receivers and
     // their donor counts a few places ahead overlaps the misses.
     for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i + 8 < order.size()) __builtin_prefetch(&receiver[order[i + 8]]);
-        if (i + 4 < order.size()) __builtin_prefetch(&donors[receiver[order[i + 4]]]);
-        const std::uint32_t v = order[i], r = receiver[v];
-        if (r != v && --donors[r] == 0) order.push_back(r);
+        if (i + 8 < order.size()) __builtin_prefetch(&down[order[i + 8]]);
+        if (i + 4 < order.size())
+            if (const std::uint32_t r = down[order[i + 4]]; r != none)
+                __builtin_prefetch(&donors[r]);
+        const std::uint32_t r = down[order[i]];
+        if (r != none && --donors[r] == 0) order.push_back(r);
     }
     return order;
 }
@@ -225,8 +236,10 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     // Ids whose inputs changed since the kept run, and whether the ocean must be found again.
     std::vector<std::uint32_t> changed;
     std::vector<std::uint32_t> crossed; // ids whose elevation crossed sea level
+    // Each id's position, on a run that builds the kept state anew (for the cell areas).
+    Scratch_vector<glm::vec3> where;
     if (!again) {
-        Scratch_vector<glm::vec3> where(slots, glm::vec3(0));
+        where.assign(slots, glm::vec3(0));
         // The other inputs of a slot side by side, so that renumbering reads one record per
         // vertex.
         struct Slot_input {
@@ -299,27 +312,9 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         input = {};
         // Edge-scan order is three times cheaper to build than ring order.
         k.g = renumbered_adjacency(m, k.numbering.id_of, count);
-        // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each,
-        // which is exact for the hexagonal cells of an even mesh and close on any Delaunay
-        // mesh. Reading the adjacency rows in order costs far less than walking the faces'
-        // quad-edge records. Only land needs it (the ocean's cells carry no runoff), but a
-        // kept state has it everywhere for the land an edit may raise.
-        k.area_km2.assign(count, 0.0);
-        const std::vector<std::uint8_t> ocean_now =
-            keep ? std::vector<std::uint8_t>(count, 0)
-                 : world_ocean(k.g, k.height, k.numbering.slot_of, 0.f, params.ocean_min_fraction);
-        parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-            for (std::uint32_t s = begin; s < end; ++s) {
-                if (ocean_now[s]) continue;
-                double sum = 0;
-                for (const std::uint32_t n : k.g.neighbours(s)) {
-                    const glm::vec3 d = where[n] - where[s];
-                    sum += double(glm::dot(d, d));
-                }
-                k.area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
-            }
-        });
-        if (!keep) k.ocean = ocean_now;
+        if (!keep)
+            k.ocean =
+                world_ocean(k.g, k.height, k.numbering.slot_of, 0.f, params.ocean_min_fraction);
     } else {
         for (const std::uint32_t s : k.numbering.slot_of)
             live[s] = 1;
@@ -354,7 +349,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     const std::vector<float>& rain = k.rain;
     const std::vector<float>& warmth = k.warmth;
     const Vertex_adjacency& g = k.g;
-    const std::vector<double>& area_km2 = k.area_km2;
+    const std::vector<double>& area_km2 = k.area_km2; // set beside the flood on a new run
     // Which vertices are ocean depends only on which lie below sea level.
     if (keep && !again) {
         k.ocean_tracker.emplace(g, height, slot_of, 0.f, params.ocean_min_fraction);
@@ -387,8 +382,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         k.runoff[s] = (p - aet) * to_flux;
         k.lake_loss[s] = (pet - aet) * to_flux;
     };
-    // The flood reads neither the water balance nor its total, and runs on one core: the other
-    // computes both meanwhile.
+    // The flood reads neither the cell areas nor the water balance nor its total, and runs on
+    // one core: the other computes them meanwhile.
     Flow_tree tree;
     double total_runoff = 0;
     parallel_tasks(2, [&](std::uint32_t task) {
@@ -397,6 +392,21 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             return;
         }
         if (!again) {
+            // Each vertex's cell area from its edges: sqrt(3)/12 of the squared length of each,
+            // which is exact for the hexagonal cells of an even mesh and close on any Delaunay
+            // mesh. Reading the adjacency rows in order costs far less than walking the faces'
+            // quad-edge records. Only land needs it (the ocean's cells carry no runoff), but a
+            // kept state has it everywhere for the land an edit may raise.
+            k.area_km2.assign(count, 0.0);
+            for (std::uint32_t s = 0; s < count; ++s) {
+                if (!keep && ocean[s]) continue;
+                double sum = 0;
+                for (const std::uint32_t n : g.neighbours(s)) {
+                    const glm::vec3 d = where[n] - where[s];
+                    sum += double(glm::dot(d, d));
+                }
+                k.area_km2[s] = sum * (std::sqrt(3.0) / 12.0);
+            }
             k.runoff.assign(count, 0.0);
             k.lake_loss.assign(count, 0.0);
             for (std::uint32_t s = 0; s < count; ++s)
@@ -409,6 +419,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         for (const std::uint32_t s : visit)
             if (!ocean[s]) total_runoff += k.runoff[s];
     });
+    where = {};
     const std::vector<double>& runoff = k.runoff;
     const std::vector<double>& lake_loss = k.lake_loss;
     std::vector<std::uint32_t>& receiver = tree.receiver;
@@ -520,7 +531,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::vector<std::uint8_t> depression_mark(count, 0);
     Scratch_vector<double> acc(runoff.begin(), runoff.end());
     {
-        const Scratch_vector<std::uint32_t> order = upstream_first(receiver, visit);
+        const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean, visit);
         for (std::size_t i = 0; i < order.size(); ++i) {
             // The walks along `order` jump across the ids: fetch a few places ahead.
             if (i + 8 < order.size()) {
@@ -591,71 +602,76 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         acc[s] = runoff[s];
     for (const Lake& lake : lakes)
         if (!lake.endorheic) evaporation[lake.outlet] = lake.evaporation;
-    const Scratch_vector<std::uint32_t> order = upstream_first(receiver, visit);
+    const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean, visit);
     double ocean_inflow = 0, sink_evaporation = 0, max_discharge = 0;
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        if (i + 8 < order.size()) {
-            const std::uint32_t later = order[i + 8];
-            __builtin_prefetch(&receiver[later]);
-            __builtin_prefetch(&acc[later]);
-            __builtin_prefetch(&evaporation[later]);
-        }
-        const std::uint32_t v = order[i];
-        if (ocean[v]) continue;
-        const std::uint32_t r = receiver[v];
-        if (sink[v] || r == v) {
-            evaporation[v] = acc[v];
-            sink_evaporation += acc[v];
-            continue;
-        }
-        const double out = std::max(0.0, acc[v] - evaporation[v]);
-        out_flow[v] = out;
-        max_discharge = std::max(max_discharge, out);
-        acc[r] += out;
-        if (ocean[r]) ocean_inflow += out;
-    }
-    progress.report(name(), 0.7);
-
-    // Lakes, largest first; endorheic depressions too dry for water are salt flats.
-    for (Lake& lake : lakes) {
-        lake.area = 0;
-        for (const std::uint32_t s : lake.vertices)
-            lake.area += area_km2[s] * 1e6;
-        if (lake.endorheic && lake.vertices.size() == 1 &&
-            lake.inflow < 0.5 * lake_loss[lake.outlet])
-            lake.vertices.clear();
-    }
-    std::erase_if(lakes, [](const Lake& l) { return l.vertices.empty(); });
-    std::stable_sort(lakes.begin(), lakes.end(),
-                     [](const Lake& a, const Lake& b) { return a.area > b.area; });
-    for (std::size_t i = 0; i < lakes.size(); ++i)
-        for (const std::uint32_t s : lakes[i].vertices) {
-            lake_of[s] = std::int32_t(i);
-            level[s] = float(lakes[i].level);
-        }
-
-    // Basins: one per river mouth (a land vertex draining into the ocean) or endorheic sink,
-    // numbered by area, largest first.
     Scratch_vector<std::int32_t> basin(count, -1);
     std::vector<double> basin_area;
-    for (auto it = order.rbegin(); it != order.rend(); ++it) {
-        if (order.rend() - it > 8) {
-            const std::uint32_t later = it[8];
-            __builtin_prefetch(&receiver[later]);
-            __builtin_prefetch(&area_km2[later]);
-            __builtin_prefetch(&basin[later], 1);
+    // Pass 2 reads the tree and writes the discharge; the lakes and basins read the tree and
+    // the lakes and write neither: the second core takes them meanwhile.
+    parallel_tasks(2, [&](std::uint32_t task) {
+        if (task == 0) {
+            for (std::size_t i = 0; i < order.size(); ++i) {
+                if (i + 8 < order.size()) {
+                    const std::uint32_t later = order[i + 8];
+                    __builtin_prefetch(&receiver[later]);
+                    __builtin_prefetch(&acc[later]);
+                    __builtin_prefetch(&evaporation[later]);
+                }
+                const std::uint32_t v = order[i];
+                if (ocean[v]) continue;
+                const std::uint32_t r = receiver[v];
+                if (sink[v] || r == v) {
+                    evaporation[v] = acc[v];
+                    sink_evaporation += acc[v];
+                    continue;
+                }
+                const double out = std::max(0.0, acc[v] - evaporation[v]);
+                out_flow[v] = out;
+                max_discharge = std::max(max_discharge, out);
+                acc[r] += out;
+                if (ocean[r]) ocean_inflow += out;
+            }
+            return;
         }
-        const std::uint32_t v = *it;
-        if (ocean[v]) continue;
-        const std::uint32_t r = receiver[v];
-        if (r == v || ocean[r]) {
-            basin[v] = std::int32_t(basin_area.size());
-            basin_area.push_back(0);
-        } else {
-            basin[v] = basin[r];
+        // Lakes, largest first; endorheic depressions too dry for water are salt flats.
+        for (Lake& lake : lakes) {
+            lake.area = 0;
+            for (const std::uint32_t s : lake.vertices)
+                lake.area += area_km2[s] * 1e6;
+            if (lake.endorheic && lake.vertices.size() == 1 &&
+                lake.inflow < 0.5 * lake_loss[lake.outlet])
+                lake.vertices.clear();
         }
-        basin_area[std::size_t(basin[v])] += area_km2[v];
-    }
+        std::erase_if(lakes, [](const Lake& l) { return l.vertices.empty(); });
+        std::stable_sort(lakes.begin(), lakes.end(),
+                         [](const Lake& a, const Lake& b) { return a.area > b.area; });
+        for (std::size_t i = 0; i < lakes.size(); ++i)
+            for (const std::uint32_t s : lakes[i].vertices) {
+                lake_of[s] = std::int32_t(i);
+                level[s] = float(lakes[i].level);
+            }
+
+        // Basins: one per river mouth (a land vertex draining into the ocean) or endorheic sink,
+        // numbered by area, largest first.
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            if (order.rend() - it > 8) {
+                const std::uint32_t later = it[8];
+                __builtin_prefetch(&receiver[later]);
+                __builtin_prefetch(&area_km2[later]);
+                __builtin_prefetch(&basin[later], 1);
+            }
+            const std::uint32_t v = *it;
+            if (ocean[v]) continue;
+            const std::uint32_t r = receiver[v];
+            if (r == v || ocean[r]) {
+                basin[v] = std::int32_t(basin_area.size());
+                basin_area.push_back(0);
+            } else {
+                basin[v] = basin[r];
+            }
+            basin_area[std::size_t(basin[v])] += area_km2[v];
+        }
+    });
     std::vector<std::int32_t> rank(basin_area.size());
     {
         std::vector<std::int32_t> by_area(basin_area.size());

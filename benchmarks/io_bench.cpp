@@ -15,6 +15,7 @@
 #include <OpenMesh/Core/IO/MeshIO.hh>
 #include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <cstdlib>
 #include <cstring>
@@ -165,4 +166,4 @@ BENCHMARK(BM_openmesh_ply_load)->Apply(sizes);
 
 } // namespace
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -9,6 +9,7 @@
 #include <orbis/core.hpp>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -267,4 +268,4 @@ BENCHMARK(orbis_collapses)->Apply(stateful);
 BENCHMARK(orbis_deep_copy)->Apply(sphere_args);
 BENCHMARK(orbis_snapshot)->Apply(sphere_args);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -12,6 +12,7 @@
 #include "world_input.hpp"
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <chrono>
 #include <deque>
@@ -190,4 +191,4 @@ BENCHMARK(BM_World_collapse)->Apply(throughput_args);
 
 } // namespace
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

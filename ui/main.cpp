@@ -5,6 +5,7 @@
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
 
+#include "orbis/core/huge_page_malloc.hpp"
 #include "orbis/gen/pipeline.hpp"
 #include "ui/editor_modules.hpp"
 
@@ -33,6 +34,7 @@ bool has_display() {
 } // namespace
 
 int main(int argc, char** argv) {
+    orbis::use_huge_page_malloc(argv);
     if (!has_display()) {
         std::fprintf(stderr, "orbis: no display to open a window on (DISPLAY is not set); run it "
                              "in a desktop session or under xvfb-run, or use orbis-cli\n");

@@ -11,6 +11,7 @@
 #include <CGAL/Projection_on_sphere_traits_3.h>
 #include <CGAL/boost/graph/iterator.h>
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <algorithm>
 #include <array>
@@ -223,4 +224,4 @@ BENCHMARK(cgal_splits)->Apply(stateful);
 BENCHMARK(cgal_collapses)->Apply(stateful);
 BENCHMARK(cgal_copy)->Apply(sphere_args);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -16,6 +16,7 @@
 #include <orbis/core.hpp>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <time.h>
 
@@ -372,4 +373,4 @@ BENCHMARK(collapses_orbis_world<Idiom::check_twice>)
 BENCHMARK(collapses_cgal)->Apply(edit_args);
 BENCHMARK(collapses_openmesh)->Apply(edit_args);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

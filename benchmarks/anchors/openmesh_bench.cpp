@@ -7,6 +7,7 @@
 #include "workloads.hpp"
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <algorithm>
 #include <array>
@@ -243,4 +244,4 @@ BENCHMARK(openmesh_collapses)->Apply(stateful);
 BENCHMARK(openmesh_copy)->Apply(sphere_args);
 BENCHMARK(baseline_cgal_dtos2_plus_openmesh)->Apply(stateful);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

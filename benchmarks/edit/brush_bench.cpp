@@ -21,6 +21,8 @@
 #include <orbis/edit/brush.hpp>
 #include <orbis/gen/sphere.hpp>
 
+#include <orbis/core/huge_page_malloc.hpp>
+
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -180,6 +182,7 @@ void undo(benchmark::State& state, std::uint32_t n) {
 } // namespace
 
 int main(int argc, char** argv) {
+    orbis::use_huge_page_malloc(argv); // as the editor does (benchmark_main.hpp)
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     for (const std::uint32_t n : {1'000'000u, 10'000'000u}) {

@@ -5,6 +5,7 @@
 #include "orbis/gen/sphere.hpp"
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <glm/geometric.hpp>
 
@@ -179,4 +180,4 @@ BENCHMARK(operation_bench)->Apply([](auto* b) {
 
 } // namespace
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -32,6 +32,7 @@
 #include <CGAL/spatial_sort_on_sphere.h>
 #include <OpenMesh/Core/Mesh/TriMesh_ArrayKernelT.hh>
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <chrono>
 #include <cmath>
@@ -608,4 +609,4 @@ BENCHMARK(default_pipeline_run)
     ->Repetitions(3)
     ->ReportAggregatesOnly(true);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

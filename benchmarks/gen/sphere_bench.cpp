@@ -8,6 +8,7 @@
 #include <CGAL/Delaunay_triangulation_on_sphere_traits_2.h>
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include "orbis/core/face_soup.hpp"
 #include "orbis/gen/fibonacci_sphere.hpp"
@@ -99,4 +100,4 @@ BENCHMARK(cgal_stock)->Apply(sizes);
 
 } // namespace
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

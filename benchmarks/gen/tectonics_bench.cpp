@@ -17,6 +17,7 @@
 #include <CGAL/Exact_predicates_inexact_constructions_kernel.h>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <cmath>
 #include <map>
@@ -126,4 +127,4 @@ BENCHMARK(kept_step_memory)
 
 } // namespace
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -17,6 +17,7 @@
 #include <orbis/gen/world_ocean.hpp>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -215,4 +216,4 @@ BENCHMARK(erosion_iteration)->Apply(sizes);
 BENCHMARK(live_water_after_stroke)->Apply(sizes);
 BENCHMARK(live_water_with_run_memory)->Apply(sizes);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -6,6 +6,7 @@
 #include "orbis/gen/plugin.hpp"
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <unistd.h>
 
@@ -77,4 +78,4 @@ BENCHMARK(load_20_plugins)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

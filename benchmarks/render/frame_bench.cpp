@@ -21,6 +21,8 @@
 #include <QOpenGLFramebufferObject>
 #include <QSurfaceFormat>
 
+#include <orbis/core/huge_page_malloc.hpp>
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -500,6 +502,7 @@ BENCHMARK(stroke_undo_redo)->Arg(1'000'000)->Arg(10'000'000)->Unit(benchmark::kM
 } // namespace
 
 int main(int argc, char** argv) {
+    orbis::use_huge_page_malloc(argv); // as the editor does (benchmark_main.hpp)
     QGuiApplication app(argc, argv);
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

@@ -8,6 +8,7 @@
 #include <orbis/render/layer_stats.hpp>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <cstdlib>
 #include <memory>
@@ -65,4 +66,4 @@ void all_layer_stats_after_a_stroke(benchmark::State& state) {
 
 BENCHMARK(all_layer_stats)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(all_layer_stats_after_a_stroke)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -4,6 +4,7 @@
 #include <orbis/render/picking.hpp>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <glm/geometric.hpp>
 
@@ -92,4 +93,4 @@ BENCHMARK(pick_random)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(pick_hover)->Apply(sizes)->Unit(benchmark::kMicrosecond);
 BENCHMARK(picker_build)->Apply(sizes)->Unit(benchmark::kMillisecond);
 
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

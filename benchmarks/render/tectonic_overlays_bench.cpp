@@ -10,6 +10,7 @@
 #include <orbis/render/tectonic_overlays.hpp>
 
 #include <benchmark/benchmark.h>
+#include <benchmark_main.hpp>
 
 #include <algorithm>
 #include <map>
@@ -82,4 +83,4 @@ void overlays_after_step(benchmark::State& state) {
 BENCHMARK(plate_boundary_lines)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(velocity_arrows)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(overlays_after_step)->Arg(1'000'000)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_MAIN();
+ORBIS_BENCHMARK_MAIN()

@@ -10,6 +10,7 @@
 #include "simulate_command.hpp"
 
 #include <orbis/core.hpp>
+#include <orbis/core/huge_page_malloc.hpp>
 #include <orbis/gen/fibonacci_sphere.hpp>
 #include <orbis/gen/plugin.hpp>
 #include <orbis/gen/sphere.hpp>
@@ -318,6 +319,7 @@ int run_convert(const Convert_options& o) {
 } // namespace
 
 int main(int argc, char** argv) {
+    orbis::use_huge_page_malloc(argv);
     CLI::App app{"orbis-cli: generate, inspect and convert Orbis worlds"};
     app.require_subcommand(1);
     app.fallthrough(); // --plugins may come before or after the subcommand

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/flow_routing.hpp"
 
+#include "orbis/gen/parallel_ranges.hpp"
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -91,16 +93,18 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
     const auto live = [&](std::uint32_t s) { return g.first[s] != g.first[s + 1]; };
     // Outlets inside the outlet region (most of an ocean) are roots that nothing needs to leave
     // through, so only those beside other vertices go on the heap. Which is which is found in
-    // id order, reading the rows in sequence; the seeds then go in the order `visit` gives,
-    // which for a renumbered graph jumps across the rows.
-    for (std::uint32_t s = 0; s < slots; ++s)
-        if (live(s) && outlet[s]) {
-            const auto row = g.neighbours(s);
-            closed[s] =
-                std::all_of(row.begin(), row.end(), [&](std::uint32_t n) { return outlet[n] != 0; })
-                    ? 2
-                    : 1;
-        }
+    // id order (on two threads), reading the rows in sequence; the seeds then go in the order
+    // `visit` gives, which for a renumbered graph jumps across the rows.
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t s = begin; s < end; ++s)
+            if (live(s) && outlet[s]) {
+                const auto row = g.neighbours(s);
+                closed[s] = std::all_of(row.begin(), row.end(),
+                                        [&](std::uint32_t n) { return outlet[n] != 0; })
+                                ? 2
+                                : 1;
+            }
+    });
     for (std::uint32_t i = 0; i < seeds; ++i)
         if (const std::uint32_t s = seed(i); closed[s]) {
             t.filled[s] = std::max(t.filled[s], outlet_level);

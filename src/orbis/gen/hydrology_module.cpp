@@ -101,17 +101,25 @@ Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& r
     // Where each kept vertex's water goes among the kept ones (`none` at roots and where it
     // enters the ocean), so the walk below reads one array per step.
     Scratch_vector<std::uint32_t> down(count);
-    Scratch_vector<std::uint32_t> donors(count, 0);
-    for (std::uint32_t v = 0; v < count; ++v) {
-        const std::uint32_t r = receiver[v];
-        down[v] = skip[v] || r == v || skip[r] ? none : r;
-        if (down[v] != none) ++donors[r];
-    }
-    // `visit` jumps across the ids, so it reads a byte per vertex (an array that stays in the
-    // cache) rather than the counts.
-    std::vector<std::uint8_t> leaf(count);
-    for (std::uint32_t v = 0; v < count; ++v)
-        leaf[v] = !skip[v] && donors[v] == 0;
+    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t v = begin; v < end; ++v) {
+            const std::uint32_t r = receiver[v];
+            down[v] = skip[v] || r == v || skip[r] ? none : r;
+        }
+    });
+    // Donor counts, and whether each vertex is a leaf: each thread counts for the receivers in
+    // its part of the ids, reading all of `down` (in sequence) rather than sharing counters.
+    // `visit` jumps across the ids, so it then reads a byte per vertex (an array that stays
+    // in the cache) rather than the counts.
+    Scratch_vector<std::uint32_t> donors(count);
+    Scratch_vector<std::uint8_t> leaf(count);
+    parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        std::fill(donors.begin() + begin, donors.begin() + end, 0u);
+        for (std::uint32_t v = 0; v < count; ++v)
+            if (const std::uint32_t r = down[v]; r - begin < end - begin) ++donors[r];
+        for (std::uint32_t v = begin; v < end; ++v)
+            leaf[v] = !skip[v] && donors[v] == 0;
+    });
     Scratch_vector<std::uint32_t> order;
     order.reserve(count);
     for (const std::uint32_t v : visit)

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "orbis/gen/world_ocean.hpp"
 
+#include "orbis/gen/parallel_ranges.hpp"
+
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <utility>
 
@@ -54,25 +57,43 @@ void find_bodies(Ocean_tracker::Bodies& w, const Vertex_adjacency& g,
     // slot order would find them (which decides between two largest bodies of equal size).
     std::vector<std::uint32_t>& parent = w.parent;
     parent.assign(slots, none);
-    w.live = 0;
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        const bool alive = g.first[s] != g.first[s + 1];
-        w.live += alive;
-        if (!alive || !(elevation[s] < sea_level)) continue;
-        parent[s] = s;
-        std::uint32_t root = s;
-        for (const std::uint32_t n : g.neighbours(s)) {
-            if (n >= s || parent[n] == none) continue; // later slots join when they come
-            const std::uint32_t other = find_root(parent, n);
-            if (other == root) continue;
-            // The smaller slot stays the root.
-            if (other < root) {
-                parent[root] = other;
-                root = other;
-            } else {
-                parent[other] = root;
+    const auto below = [&](std::uint32_t s) {
+        return g.first[s] != g.first[s + 1] && elevation[s] < sea_level;
+    };
+    // On two threads, each over its own part of the slots: the second leaves the edges into
+    // the first part (whose forest the other thread is building) for afterwards. The forest
+    // always hangs the larger root under the smaller, so it comes out the same either way.
+    std::uint32_t live[2] = {0, 0};
+    std::vector<std::array<std::uint32_t, 2>> across; // (s, n): n in the first part
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            live[part] += g.first[s] != g.first[s + 1];
+            if (!below(s)) continue;
+            parent[s] = s;
+            std::uint32_t root = s;
+            for (const std::uint32_t n : g.neighbours(s)) {
+                if (n >= s) continue; // later slots join when they come
+                if (n < begin) {
+                    if (below(n)) across.push_back({s, n});
+                    continue;
+                }
+                if (parent[n] == none) continue;
+                const std::uint32_t other = find_root(parent, n);
+                if (other == root) continue;
+                // The smaller slot stays the root.
+                if (other < root) {
+                    parent[root] = other;
+                    root = other;
+                } else {
+                    parent[other] = root;
+                }
             }
         }
+    });
+    w.live = live[0] + live[1];
+    for (const auto [s, n] : across) {
+        const std::uint32_t a = find_root(parent, s), b = find_root(parent, n);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);
     }
     // Component sizes, counted at the roots, in slot order.
     w.size.assign(slots, 0);
@@ -94,11 +115,13 @@ void find_bodies(Ocean_tracker::Bodies& w, const Vertex_adjacency& g,
         if (w.size[s] > 0 && larger(w, s, w.best, slot_of != nullptr)) w.best = s;
     w.ocean.assign(slots, 0);
     if (w.best == none) return;
-    for (std::uint32_t s = 0; s < slots; ++s) {
-        if (parent[s] == none) continue;
-        const std::uint32_t root = parent[s];
-        w.ocean[s] = root == w.best || double(w.size[root]) >= min_fraction * double(w.live);
-    }
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t s = begin; s < end; ++s) {
+            if (parent[s] == none) continue;
+            const std::uint32_t root = parent[s];
+            w.ocean[s] = root == w.best || double(w.size[root]) >= min_fraction * double(w.live);
+        }
+    });
 }
 
 std::vector<std::uint8_t> ocean_of(const Vertex_adjacency& g, const std::vector<float>& elevation,

@@ -3,6 +3,7 @@
 #include "orbis/core/sphere_curve.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <thread>
 #include <utility>
@@ -10,22 +11,61 @@
 namespace orbis {
 namespace {
 
-// The distance along the Hilbert curve of side 2^level of cell (x, y). Branch-free: the
-// quadrant turns are masks, because cells met in slot order make each branch a coin toss.
+// The Hilbert curve as a machine of four states: the quadrant turns met so far, a mirror of
+// both coordinates (bit 0) and a swap of them (bit 1), which commute. Each entry of `two`
+// reads two levels at once (x's two bits, then y's) and gives their two base-4 digits (low
+// four bits) and the next state (above); `one` reads a single level, for odd levels. A table
+// lookup per two levels is about twice as fast as turning the quadrants bit by bit.
+struct Hilbert_tables {
+    std::array<std::array<std::uint8_t, 16>, 4> two{};
+    std::array<std::array<std::uint8_t, 4>, 4> one{};
+
+    constexpr Hilbert_tables() {
+        // One level: the quadrant's digit, then the turn that makes the curve inside it start
+        // where the last one ended (mirror where rx is 1 and ry 0, swap where ry is 0).
+        const auto level_step = [](unsigned& state, unsigned bx, unsigned by) {
+            const unsigned mirror = state & 1u, swap = state >> 1;
+            const unsigned rx = (swap ? by : bx) ^ mirror, ry = (swap ? bx : by) ^ mirror;
+            state = (mirror ^ (rx & (ry ^ 1u))) | ((swap ^ (ry ^ 1u)) << 1);
+            return (3u * rx) ^ ry;
+        };
+        for (unsigned state = 0; state < 4; ++state) {
+            for (unsigned q = 0; q < 4; ++q) {
+                unsigned next = state;
+                const unsigned digit = level_step(next, q >> 1, q & 1u);
+                one[state][q] = static_cast<std::uint8_t>(digit | (next << 4));
+            }
+            for (unsigned q = 0; q < 16; ++q) {
+                unsigned next = state;
+                const unsigned high = level_step(next, (q >> 3) & 1u, (q >> 1) & 1u);
+                const unsigned low = level_step(next, (q >> 2) & 1u, q & 1u);
+                two[state][q] = static_cast<std::uint8_t>(((high << 2) | low) | (next << 4));
+            }
+        }
+    }
+};
+
+// Built at compile time, so no static initialisation order can see it empty.
+constexpr Hilbert_tables hilbert_tables{};
+
+// The distance along the Hilbert curve of side 2^level of cell (x, y).
 std::uint32_t hilbert_distance(std::uint32_t x, std::uint32_t y, int level) {
     std::uint32_t d = 0;
-    for (std::uint32_t s = (1u << level) >> 1; s > 0; s >>= 1) {
-        const std::uint32_t rx = (x & s) ? 1u : 0u;
-        const std::uint32_t ry = (y & s) ? 1u : 0u;
-        d += s * s * ((3u * rx) ^ ry);
-        // Turn the quadrant so that the curve inside it starts where the last one ended:
-        // mirror (only the bits below s are read from here on) and then swap, where ry is 0.
-        const std::uint32_t mirror = (0u - (rx & (ry ^ 1u))) & (s - 1);
-        x ^= mirror;
-        y ^= mirror;
-        const std::uint32_t swap = (x ^ y) & (0u - (ry ^ 1u));
-        x ^= swap;
-        y ^= swap;
+    unsigned state = 0;
+    int bit = level;
+    if (bit & 1) {
+        --bit;
+        const unsigned entry =
+            hilbert_tables.one[state][(((x >> bit) & 1u) << 1) | ((y >> bit) & 1u)];
+        d = entry & 15u;
+        state = entry >> 4;
+    }
+    while (bit > 0) {
+        bit -= 2;
+        const unsigned entry =
+            hilbert_tables.two[state][(((x >> bit) & 3u) << 2) | ((y >> bit) & 3u)];
+        d = (d << 4) | (entry & 15u);
+        state = entry >> 4;
     }
     return d;
 }
@@ -42,22 +82,13 @@ std::uint32_t sphere_curve_key(const glm::vec3& p, int level) {
     const float ax = std::abs(p.x), ay = std::abs(p.y), az = std::abs(p.z);
     const float major = std::max({ax, ay, az});
     if (!(major > 0.f) || !std::isfinite(major)) return 0;
-    // The cube face the direction leaves through, and where on it, in [-1, 1]².
-    std::uint32_t face = 0;
-    float u = 0.f, v = 0.f;
-    if (major == ax) {
-        face = p.x > 0.f ? 0 : 1;
-        u = p.y / ax;
-        v = p.z / ax;
-    } else if (major == ay) {
-        face = p.y > 0.f ? 2 : 3;
-        u = p.z / ay;
-        v = p.x / ay;
-    } else {
-        face = p.z > 0.f ? 4 : 5;
-        u = p.x / az;
-        v = p.y / az;
-    }
+    // The cube face the direction leaves through, and where on it, in [-1, 1]². Chosen by
+    // selects rather than branches: points met in slot order make each branch a coin toss.
+    const bool on_x = major == ax, on_y = !on_x && major == ay;
+    const float along = on_x ? p.x : on_y ? p.y : p.z;
+    const std::uint32_t face = (on_x ? 0u : on_y ? 2u : 4u) + (along > 0.f ? 0u : 1u);
+    const float u = (on_x ? p.y : on_y ? p.z : p.x) / major;
+    const float v = (on_x ? p.z : on_y ? p.x : p.y) / major;
     const std::uint32_t side = 1u << level;
     return face * side * side + hilbert_distance(cell_of(u, side), cell_of(v, side), level);
 }

@@ -112,8 +112,8 @@ void route_flow_alone(benchmark::State& state) {
 }
 
 // The same flood on ids along a space-filling curve, as `hydrology` runs it (gen::spatial_order,
-// gen::renumbered_adjacency; the renumbering is built outside the timing): the same tree,
-// renamed, with neighbours near in memory.
+// gen::renumbered_adjacency; the renumbering is built outside the timing): the same filled
+// surface, with neighbours near in memory.
 void route_flow_renumbered(benchmark::State& state) {
     const World& base = world_through(state.range(0), "plate_boundaries");
     const Mesh& m = base.mesh();
@@ -136,7 +136,7 @@ void route_flow_renumbered(benchmark::State& state) {
     const std::vector<std::uint8_t> ocean = world_ocean(g, height, o.slot_of, 0.f, 0.002);
     for (auto _ : state) {
         const auto start = Clock::now();
-        const Flow_tree tree = route_flow(g, height, ocean, 0.f, o.in_slot_order);
+        const Flow_tree tree = route_flow(g, height, ocean, 0.f);
         state.SetIterationTime(std::chrono::duration<double>(Clock::now() - start).count());
         benchmark::DoNotOptimize(tree.order.data());
     }

@@ -66,14 +66,11 @@ private:
     std::size_t size_ = 0;
 };
 
-// Both overloads: `visit` is null for the slot numbering, where the seeds are met in slot
-// order.
-Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& elevation,
-                        const std::vector<std::uint8_t>& outlet, float outlet_level,
-                        const std::vector<std::uint32_t>* visit) {
+} // namespace
+
+Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
+                     const std::vector<std::uint8_t>& outlet, float outlet_level) {
     const std::uint32_t slots = g.slots();
-    const auto seeds = visit ? std::uint32_t(visit->size()) : slots;
-    const auto seed = [&](std::uint32_t i) { return visit ? (*visit)[i] : i; };
     Flow_tree t;
     t.filled.assign(elevation.begin(), elevation.begin() + slots);
     t.receiver.resize(slots);
@@ -92,9 +89,8 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
     std::vector<std::uint8_t> closed(slots, 0);
     const auto live = [&](std::uint32_t s) { return g.first[s] != g.first[s + 1]; };
     // Outlets inside the outlet region (most of an ocean) are roots that nothing needs to leave
-    // through, so only those beside other vertices go on the heap. Which is which is found in
-    // id order (on two threads), reading the rows in sequence; the seeds then go in the order
-    // `visit` gives, which for a renumbered graph jumps across the rows.
+    // through, so only those beside other vertices go on the heap. Which is which is found on
+    // two threads; the seeds then go in slot order.
     parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
         for (std::uint32_t s = begin; s < end; ++s)
             if (live(s) && outlet[s]) {
@@ -105,8 +101,8 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
                                 : 1;
             }
     });
-    for (std::uint32_t i = 0; i < seeds; ++i)
-        if (const std::uint32_t s = seed(i); closed[s]) {
+    for (std::uint32_t s = 0; s < slots; ++s)
+        if (closed[s]) {
             t.filled[s] = std::max(t.filled[s], outlet_level);
             if (closed[s] == 2)
                 t.order.push_back(s);
@@ -115,10 +111,8 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
         }
     if (open.empty()) {
         std::uint32_t lowest = slots;
-        for (std::uint32_t i = 0; i < seeds; ++i)
-            if (const std::uint32_t s = seed(i);
-                live(s) && (lowest == slots || elevation[s] < elevation[lowest]))
-                lowest = s;
+        for (std::uint32_t s = 0; s < slots; ++s)
+            if (live(s) && (lowest == slots || elevation[s] < elevation[lowest])) lowest = s;
         if (lowest == slots) return t;
         closed[lowest] = 1;
         open.push(ordered_key(t.filled[lowest]), lowest);
@@ -153,19 +147,6 @@ Flow_tree route_flow_in(const Vertex_adjacency& g, const std::vector<float>& ele
         }
     }
     return t;
-}
-
-} // namespace
-
-Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
-                     const std::vector<std::uint8_t>& outlet, float outlet_level) {
-    return route_flow_in(g, elevation, outlet, outlet_level, nullptr);
-}
-
-Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
-                     const std::vector<std::uint8_t>& outlet, float outlet_level,
-                     const std::vector<std::uint32_t>& visit) {
-    return route_flow_in(g, elevation, outlet, outlet_level, &visit);
 }
 
 } // namespace orbis::gen

@@ -29,16 +29,10 @@ struct Flow_tree {
 /// the slots where outlet[s] != 0, whose surface is raised to at least `outlet_level`. When no
 /// live slot is an outlet, the lowest live vertex becomes the only one. Water crosses a
 /// depression to its spill point through a breadth-first tree over the flat filled surface.
+/// The tree depends on the numbering where heights tie (seeds go in slot order); on a graph
+/// numbered along a space-filling curve (renumbered_adjacency) its reads stay near in memory.
 /// Cost: O(n log n) for n live vertices; 4 * 3 * slots bytes plus the queue.
 Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
                      const std::vector<std::uint8_t>& outlet, float outlet_level = 0.f);
-
-/// route_flow on a renumbered graph (see renumbered_adjacency and spatial_order): `visit`
-/// lists the ids in the order of their original slots, which is the order in which route_flow
-/// on the original numbering meets them when it seeds the flood. The tree is then the same
-/// tree, renamed. Precondition: every id of `g` is live and appears once in `visit`.
-Flow_tree route_flow(const Vertex_adjacency& g, const std::vector<float>& elevation,
-                     const std::vector<std::uint8_t>& outlet, float outlet_level,
-                     const std::vector<std::uint32_t>& visit);
 
 } // namespace orbis::gen

@@ -24,7 +24,6 @@
 #include <queue>
 #include <span>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 namespace orbis::gen {
@@ -92,11 +91,10 @@ std::array<std::uint64_t, 6> water_versions(const World& world) {
 // (roots point to themselves): every such vertex comes before its receiver. Skipped vertices
 // must be roots (the ocean): they pass nothing on, so leaving them out changes neither the
 // order of the others nor any sum. Kahn's algorithm over donor counts, starting from the
-// leaves in the order of `visit` (the ids in original slot order, on which the order of the
-// sums downstream depends); O(vertices).
+// leaves in id order, which follows the space-filling curve, so the walks along the result
+// stay near in memory; O(vertices).
 Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& receiver,
-                                             const std::vector<std::uint8_t>& skip,
-                                             const std::vector<std::uint32_t>& visit) {
+                                             const std::vector<std::uint8_t>& skip) {
     const auto count = std::uint32_t(receiver.size());
     // Where each kept vertex's water goes among the kept ones (`none` at roots and where it
     // enters the ocean), so the walk below reads one array per step.
@@ -109,8 +107,6 @@ Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& r
     });
     // Donor counts, and whether each vertex is a leaf: each thread counts for the receivers in
     // its part of the ids, reading all of `down` (in sequence) rather than sharing counters.
-    // `visit` jumps across the ids, so it then reads a byte per vertex (an array that stays
-    // in the cache) rather than the counts.
     Scratch_vector<std::uint32_t> donors(count);
     Scratch_vector<std::uint8_t> leaf(count);
     parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
@@ -122,10 +118,10 @@ Scratch_vector<std::uint32_t> upstream_first(const std::vector<std::uint32_t>& r
     });
     Scratch_vector<std::uint32_t> order;
     order.reserve(count);
-    for (const std::uint32_t v : visit)
+    for (std::uint32_t v = 0; v < count; ++v)
         if (leaf[v]) order.push_back(v);
-    // The queue jumps across the ids, but holds what comes next: fetching the receivers and
-    // their donor counts a few places ahead overlaps the misses.
+    // The queue jumps ahead of the leaves, but holds what comes next: fetching the receivers
+    // and their donor counts a few places ahead overlaps the misses.
     for (std::size_t i = 0; i < order.size(); ++i) {
         if (i + 8 < order.size()) __builtin_prefetch(&down[order[i + 8]]);
         if (i + 4 < order.size())
@@ -275,9 +271,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         // From here on the vertices go by ids along a space-filling curve: the flood, the
         // lakes' searches and the walks along the flow tree then read neighbours that sit near
         // in memory, where the refined mesh's slots scatter them (most reads missed the
-        // cache). The rows keep the edge-scan order and every loop whose result depends on the
-        // order of the slots runs over `visit`, so the world comes out byte for byte as
-        // computed in slot order.
+        // cache). Ties (equal heights in the flood, the order of sums downstream) go by id,
+        // so the world depends on the mesh and the inputs alone, not on the thread count.
         k.numbering = spatial_order(where, live);
         const auto count = std::uint32_t(k.numbering.slot_of.size());
         k.height.resize(count);
@@ -351,7 +346,6 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         diff(temperature, k.warmth_by_slot, k.warmth, false);
     }
     const std::vector<std::uint32_t>& slot_of = k.numbering.slot_of;
-    const std::vector<std::uint32_t>& visit = k.numbering.in_slot_order;
     const auto count = std::uint32_t(slot_of.size());
     const std::vector<float>& height = k.height;
     const std::vector<float>& rain = k.rain;
@@ -396,7 +390,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     double total_runoff = 0;
     parallel_tasks(2, [&](std::uint32_t task) {
         if (task == 0) {
-            tree = route_flow(g, height, ocean, 0.f, visit);
+            tree = route_flow(g, height, ocean, 0.f);
             return;
         }
         if (!again) {
@@ -423,8 +417,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             for (const std::uint32_t s : changed)
                 balance(s);
         }
-        // Summed in slot order, as a single thread would.
-        for (const std::uint32_t s : visit)
+        for (std::uint32_t s = 0; s < count; ++s)
             if (!ocean[s]) total_runoff += k.runoff[s];
     });
     where = {};
@@ -438,7 +431,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     Scratch_vector<std::uint32_t> depression(count, none);
     std::vector<Lake> lakes;
     {
-        // Which vertices are flooded, found in slot order (sequential reads) so that the walk
+        // Which vertices are flooded, found in id order (sequential reads) so that the walk
         // in flood order below reads one byte per vertex instead of three scattered values.
         Scratch_vector<std::uint8_t> flooded(count);
         parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
@@ -482,19 +475,18 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     const auto fill_endorheic = [&](Lake& lake, std::uint32_t bottom, double inflow,
                                     const std::function<bool(std::uint32_t)>& allowed,
                                     bool reroute_all) {
-        // Equal heights leave in order of their original slots, as they did when the ids
-        // were the slots; the id rides along.
-        using Entry = std::tuple<float, std::uint32_t, std::uint32_t>;
+        // Equal heights leave in id order.
+        using Entry = std::pair<float, std::uint32_t>;
         std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> open;
         std::vector<std::uint32_t> reached{bottom}, lake_vertices;
         std::vector<std::uint32_t> parent{bottom};
         reached_mark[bottom] = 1;
-        open.emplace(height[bottom], slot_of[bottom], bottom);
+        open.emplace(height[bottom], bottom);
         double loss = 0, top = height[bottom];
         bool full = false;
         bool closed = false; // the lake is complete: later vertices only drain into it
         while (!open.empty()) {
-            const auto [h, slot, c] = open.top();
+            const auto [h, c] = open.top();
             if (full && h > top) {
                 if (!reroute_all) break;
                 closed = true;
@@ -511,7 +503,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                     reached_mark[n] = 1;
                     reached.push_back(n);
                     parent.push_back(c);
-                    open.emplace(height[n], slot_of[n], n);
+                    open.emplace(height[n], n);
                 }
         }
         for (const std::uint32_t s : reached)
@@ -539,7 +531,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::vector<std::uint8_t> depression_mark(count, 0);
     Scratch_vector<double> acc(runoff.begin(), runoff.end());
     {
-        const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean, visit);
+        const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean);
         for (std::size_t i = 0; i < order.size(); ++i) {
             // The walks along `order` jump across the ids: fetch a few places ahead.
             if (i + 8 < order.size()) {
@@ -588,18 +580,12 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         const auto ends_dry = [&](std::uint32_t v) {
             return receiver[v] == v && !ocean[v] && depression[v] == none;
         };
-        // Rare (no ocean at all), so a scan in id order looks first; only then the walk in
-        // slot order that numbers the lakes.
-        bool any_dry_end = false;
-        for (std::uint32_t v = 0; v < count && !any_dry_end; ++v)
-            any_dry_end = ends_dry(v);
-        if (any_dry_end)
-            for (const std::uint32_t v : visit)
-                if (ends_dry(v)) {
-                    Lake& lake = lakes.emplace_back();
-                    fill_endorheic(
-                        lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
-                }
+        for (std::uint32_t v = 0; v < count; ++v)
+            if (ends_dry(v)) {
+                Lake& lake = lakes.emplace_back();
+                fill_endorheic(
+                    lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
+            }
     }
     progress.report(name(), 0.6);
 
@@ -610,7 +596,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         acc[s] = runoff[s];
     for (const Lake& lake : lakes)
         if (!lake.endorheic) evaporation[lake.outlet] = lake.evaporation;
-    const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean, visit);
+    const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean);
     double ocean_inflow = 0, sink_evaporation = 0, max_discharge = 0;
     Scratch_vector<std::int32_t> basin(count, -1);
     std::vector<double> basin_area;

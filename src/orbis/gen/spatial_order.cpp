@@ -35,9 +35,6 @@ Spatial_order spatial_order(std::span<const glm::vec3> position,
         for (std::uint32_t id = begin; id < end; ++id)
             o.id_of[o.slot_of[id]] = id;
     });
-    o.in_slot_order.reserve(count);
-    for (std::uint32_t s = 0; s < slots; ++s)
-        if (live[s]) o.in_slot_order.push_back(o.id_of[s]);
     return o;
 }
 

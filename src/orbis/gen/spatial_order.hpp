@@ -19,9 +19,6 @@ struct Spatial_order {
     std::vector<std::uint32_t> slot_of;
     /// The new id of each slot; unspecified for dead slots.
     std::vector<std::uint32_t> id_of;
-    /// The new ids in increasing order of their slots: what a loop over the slots in order
-    /// meets, for results that depend on that order.
-    std::vector<std::uint32_t> in_slot_order;
 };
 
 /// Numbers the slots where live[s] != 0 along the sphere's space-filling curve

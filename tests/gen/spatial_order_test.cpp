@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 namespace {
@@ -101,8 +102,17 @@ TEST(Spatial_order, renumbered_graph_results_are_the_slot_order_results_renamed)
     Parallel_settings_guard guard;
     for (const unsigned threads : {1u, 2u}) {
         set_parallel_settings({.threads = threads, .min_items = 2});
-        const Vertex_adjacency g = renumbered_adjacency(m, o.id_of, count);
+        Scratch_vector<std::array<std::uint32_t, 2>> ends;
+        const Vertex_adjacency g = renumbered_adjacency(m, o.id_of, count, &ends);
         ASSERT_EQ(g.slots(), count);
+        ASSERT_EQ(ends.size(), m.edge_slots() / 2);
+        for (std::uint32_t q = 0; q < ends.size(); ++q) {
+            const Edge e{2 * q};
+            const std::array<std::uint32_t, 2> expected =
+                m.contains(e) ? std::array{o.id_of[e.origin(m).index()], o.id_of[e.dest(m).index()]}
+                              : std::array{~0u, ~0u};
+            ASSERT_EQ(ends[q], expected) << "quad-edge " << q << ", threads " << threads;
+        }
         for (std::uint32_t i = 0; i < count; ++i) {
             const auto row = g.neighbours(i);
             const auto slot_row = slot_graph.neighbours(o.slot_of[i]);

@@ -242,6 +242,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     std::vector<std::uint32_t> crossed; // ids whose elevation crossed sea level
     // Each id's position, on a run that builds the kept state anew (for the cell areas).
     Scratch_vector<glm::vec3> where;
+    // The ends of each quad-edge by id, on such a run (for the discharge layer).
+    Scratch_vector<std::array<std::uint32_t, 2>> ends;
     if (!again) {
         where.assign(slots, glm::vec3(0));
         // The other inputs of a slot side by side, so that renumbering reads one record per
@@ -314,7 +316,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         }
         input = {};
         // Edge-scan order is three times cheaper to build than ring order.
-        k.g = renumbered_adjacency(m, k.numbering.id_of, count);
+        k.g = renumbered_adjacency(m, k.numbering.id_of, count, &ends);
         if (!keep)
             k.ocean =
                 world_ocean(k.g, k.height, k.numbering.slot_of, 0.f, params.ocean_min_fraction);
@@ -735,36 +737,51 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
             }
         }
     } else {
-        // Put back at the vertices' slots in one pass (scattered writes, which do not stall as
-        // scattered reads do), so that the layers are then written reading in slot order.
-        // Dead slots stay unset and unread.
-        Scratch_vector<Water_out> by_slot;
+        // The vertex layers' values put back at the vertices' slots in one pass (scattered
+        // writes, which do not stall as scattered reads do), so that the layers are then
+        // written reading in slot order. 16 bytes a vertex: the ocean is where the basin is
+        // -1 (the basin layer's own rule), and the discharge goes by id below. Dead slots stay
+        // unset and unread.
+        struct Vertex_water {
+            float runoff, level;
+            std::int32_t lake, basin;
+        };
+        Scratch_vector<Vertex_water> by_slot;
         by_slot.resize(slots);
-        // The discharge pass reads both ends of every edge in the quad-edges' order, which
-        // jumps across the slots: the receivers alone, 4 bytes a vertex, keep those reads in
-        // the cache (7 MB at 1.77M vertices, where by_slot is 50); the flow is read only
-        // along the one edge in six that carries it.
-        Scratch_vector<std::uint32_t> down_by_slot;
-        down_by_slot.resize(slots);
         parallel_ranges(count, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
             for (std::uint32_t s = begin; s < end; ++s) {
                 const Water_out w = now.empty() ? water_of(s) : now[s];
-                by_slot[slot_of[s]] = w;
-                down_by_slot[slot_of[s]] = w.down;
+                by_slot[slot_of[s]] = {w.runoff, w.level, w.lake, w.ocean ? -1 : w.basin};
             }
         });
         // One pass over the quad-edges sets both directions of each; the chunk of edge slots
-        // 2q and 2q + 1 is the same (chunks hold an even number of values).
+        // 2q and 2q + 1 is the same (chunks hold an even number of values). Water leaves a
+        // along edge (a, b) when b is its receiver, which is never so on the ocean and at
+        // sinks (their own receivers). A new run kept the edges' ends by id from the adjacency
+        // (8 bytes a quad-edge, read in sequence, where the mesh's records are 32).
+        const auto discharge_of = [&](std::uint32_t a, std::uint32_t b) {
+            return receiver[a] == b ? float(out_flow[a]) : 0.f;
+        };
         const auto discharge_values = [&](std::size_t first, std::span<float> out) {
             const auto begin = std::uint32_t(first / 2),
                        end = std::uint32_t((first + out.size()) / 2);
+            const std::vector<std::uint32_t>& id_of = k.numbering.id_of;
             for (std::uint32_t q = begin; q < end; ++q) {
-                const Edge e{2 * q};
-                if (!m.contains(e)) continue;
-                const std::uint32_t a = e.origin(m).index(), b = e.dest(m).index();
+                std::uint32_t a, b;
+                if (!ends.empty()) {
+                    // Layers may hold more slots than the mesh.
+                    if (q >= ends.size() || ends[q][0] == none) continue;
+                    a = ends[q][0];
+                    b = ends[q][1];
+                } else {
+                    const Edge e{2 * q};
+                    if (!m.contains(e)) continue;
+                    a = id_of[e.origin(m).index()];
+                    b = id_of[e.dest(m).index()];
+                }
                 const std::size_t i = 2 * std::size_t(q) - first;
-                out[i] = down_by_slot[a] == b ? by_slot[a].flow : 0.f;
-                out[i + 1] = down_by_slot[b] == a ? by_slot[b].flow : 0.f;
+                out[i] = discharge_of(a, b);
+                out[i + 1] = discharge_of(b, a);
             }
         };
         // Dead slots keep their values.
@@ -776,11 +793,11 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
                 }
             };
         };
-        const auto ocean_of = [](const Water_out& v) { return v.ocean; };
-        const auto lake_of_vertex = [](const Water_out& v) { return v.lake; };
-        const auto level_of = [](const Water_out& v) { return v.level; };
-        const auto basin_of = [](const Water_out& v) { return v.basin; };
-        const auto runoff_of = [](const Water_out& v) { return v.runoff; };
+        const auto ocean_of = [](const Vertex_water& v) { return v.basin == -1; };
+        const auto lake_of_vertex = [](const Vertex_water& v) { return v.lake; };
+        const auto level_of = [](const Vertex_water& v) { return v.level; };
+        const auto basin_of = [](const Vertex_water& v) { return v.basin; };
+        const auto runoff_of = [](const Vertex_water& v) { return v.runoff; };
         const auto* ocean_in = world.layer(ocean_layer);
         const auto* lake_in = world.layer(lake_layer);
         const auto* level_in = world.layer(water_level_layer);

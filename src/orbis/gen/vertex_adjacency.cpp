@@ -74,7 +74,8 @@ Vertex_adjacency edge_scan_adjacency(const Mesh& m) {
 } // namespace
 
 Vertex_adjacency renumbered_adjacency(const Mesh& m, const std::vector<std::uint32_t>& new_id,
-                                      std::uint32_t count) {
+                                      std::uint32_t count,
+                                      Scratch_vector<std::array<std::uint32_t, 2>>* ends_out) {
     // The rows of edge_scan_adjacency, renamed: each row lists its edges from the last quad-edge
     // slot to the first. One pass reads the mesh (32-byte records) and renames the ends into
     // `ends`, counting degrees per part; a second pass over `ends` alone fills the rows. Either
@@ -127,6 +128,7 @@ Vertex_adjacency renumbered_adjacency(const Mesh& m, const std::vector<std::uint
             a.next[--cursor[t]] = o;
         }
     });
+    if (ends_out) *ends_out = std::move(ends);
     return a;
 }
 

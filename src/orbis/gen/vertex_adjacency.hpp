@@ -5,7 +5,9 @@
 #pragma once
 
 #include "orbis/core/mesh.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -52,8 +54,12 @@ Vertex_adjacency vertex_adjacency(const Mesh& m, Neighbour_order order = Neighbo
 /// row order do not change. Lets a module renumber the vertices into a spatial order (whose
 /// neighbours sit near in memory) without building the slot-order rows first.
 /// Precondition: new_id has one entry per vertex slot and maps the live slots one-to-one onto
-/// [0, count). Cost: as the edge_scan order, plus a scattered read of new_id per edge end.
+/// [0, count). With `ends`, also leaves there the renamed ends of every quad-edge q (origin
+/// and dest of primal edge 2q; both ~0u for dead quad-edges), which lets a later pass over the
+/// edges read 8 bytes a quad-edge instead of the mesh's 32-byte records.
+/// Cost: as the edge_scan order, plus a scattered read of new_id per edge end.
 Vertex_adjacency renumbered_adjacency(const Mesh& m, const std::vector<std::uint32_t>& new_id,
-                                      std::uint32_t count);
+                                      std::uint32_t count,
+                                      Scratch_vector<std::array<std::uint32_t, 2>>* ends = nullptr);
 
 } // namespace orbis::gen

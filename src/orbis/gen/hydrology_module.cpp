@@ -472,8 +472,9 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     // Fills the basin around `bottom` from its lowest point until the lake evaporates `inflow`
     // (and takes in every vertex below the level reached, so no dry hollow sits beside the
     // flat water). With `reroute_all`, every vertex reachable where `allowed` then drains
-    // towards the bottom; otherwise only the lake's vertices do. Returns the vertices whose
-    // receivers changed.
+    // towards the bottom, and they are appended to `rerouted` donors first; otherwise only
+    // the lake's vertices drain to it.
+    std::vector<std::uint32_t> rerouted;
     const auto fill_endorheic = [&](Lake& lake, std::uint32_t bottom, double inflow,
                                     const std::function<bool(std::uint32_t)>& allowed,
                                     bool reroute_all) {
@@ -513,6 +514,8 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         if (reroute_all) {
             for (std::size_t i = 0; i < reached.size(); ++i)
                 receiver[reached[i]] = parent[i];
+            // Each vertex was reached after its new receiver.
+            rerouted.insert(rerouted.end(), reached.rbegin(), reached.rend());
         } else {
             for (const std::uint32_t s : lake_vertices)
                 reached_mark[s] = 1;
@@ -532,8 +535,9 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
     };
     std::vector<std::uint8_t> depression_mark(count, 0);
     Scratch_vector<double> acc(runoff.begin(), runoff.end());
+    Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean);
+    bool dry_world = false; // no ocean: the last lake may take in earlier ones
     {
-        const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean);
         for (std::size_t i = 0; i < order.size(); ++i) {
             // The walks along `order` jump across the ids: fetch a few places ahead.
             if (i + 8 < order.size()) {
@@ -584,6 +588,7 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         };
         for (std::uint32_t v = 0; v < count; ++v)
             if (ends_dry(v)) {
+                dry_world = true;
                 Lake& lake = lakes.emplace_back();
                 fill_endorheic(
                     lake, v, acc[v], [&](std::uint32_t n) { return !ocean[n]; }, false);
@@ -598,7 +603,18 @@ Dict Hydrology_module::run_with(World& world, const Hydrology_params& params,
         acc[s] = runoff[s];
     for (const Lake& lake : lakes)
         if (!lake.endorheic) evaporation[lake.outlet] = lake.evaporation;
-    const Scratch_vector<std::uint32_t> order = upstream_first(receiver, ocean);
+    // The final tree differs from pass 1's only inside the endorheic depressions, which now
+    // drain to their bottoms and pass nothing on: pass 1's order without their vertices,
+    // then each of them donors first, is upstream-first for it too.
+    if (dry_world) {
+        order = upstream_first(receiver, ocean);
+    } else if (!rerouted.empty()) {
+        for (const std::uint32_t s : rerouted)
+            reached_mark[s] = 1;
+        std::erase_if(order, [&](std::uint32_t s) { return reached_mark[s] != 0; });
+        order.insert(order.end(), rerouted.begin(), rerouted.end());
+    }
+    rerouted = {};
     double ocean_inflow = 0, sink_evaporation = 0, max_discharge = 0;
     Scratch_vector<std::int32_t> basin(count, -1);
     std::vector<double> basin_area;

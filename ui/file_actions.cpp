@@ -8,6 +8,7 @@
 #include "ui/document.hpp"
 #include "ui/job_runner.hpp"
 #include "ui/viewport.hpp"
+#include "ui/world_preview.hpp"
 
 #include "orbis/io/formats.hpp"
 #include "ui/editor_modules.hpp"
@@ -16,8 +17,10 @@
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QImage>
 #include <QLocale>
 #include <QMainWindow>
@@ -32,8 +35,10 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <optional>
 
 namespace orbis::ui {
 
@@ -162,28 +167,98 @@ void File_actions::report_error(const QString& what, const QString& why) {
         QMessageBox::warning(&window_, what, why);
 }
 
+std::uint64_t File_actions::preview_bytes() {
+    bool ok = false;
+    const qulonglong bytes = qEnvironmentVariable("ORBIS_PREVIEW_BYTES").toULongLong(&ok);
+    return ok ? bytes : std::uint64_t{256} << 20;
+}
+
+std::size_t File_actions::preview_points() {
+    bool ok = false;
+    const qulonglong points = qEnvironmentVariable("ORBIS_PREVIEW_POINTS").toULongLong(&ok);
+    return ok ? std::size_t(points) : std::size_t{100'000};
+}
+
+void File_actions::set_preview_view(std::function<std::string()> layer,
+                                    std::function<void(const World&)> show,
+                                    std::function<void()> end) {
+    preview_layer_ = std::move(layer);
+    show_preview_ = std::move(show);
+    end_preview_ = std::move(end);
+}
+
 bool File_actions::open_file(const QString& path) {
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        QElapsedTimer timer;
-        timer.start();
-        World world = io::load_any(path.toStdString());
-        // The view draws positions: a world without usable ones is refused here, before the
-        // document is replaced.
-        if (!world.layer(position_layer))
-            throw std::runtime_error("it has no 'position' layer to draw");
-        QApplication::restoreOverrideCursor();
-        document_.reset(std::move(world), QFileInfo(path).absoluteFilePath(), false);
-        add_recent(document_.path());
-        QSettings().setValue("last_folder", QFileInfo(path).absolutePath());
-        message(tr("Opened %1 in %2 ms").arg(QFileInfo(path).fileName()).arg(timer.elapsed()));
-        return true;
-    } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
-        report_error(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
-                     QString::fromStdString(e.what()));
+    if (opening_) {
+        message(tr("Still opening a file: %1 waits").arg(QFileInfo(path).fileName()));
         return false;
     }
+    opening_ = true;
+    struct Opened {
+        bool& flag;
+        ~Opened() { flag = false; }
+    } opened{opening_};
+    const QString name = QFileInfo(path).fileName();
+    const std::string file = path.toStdString();
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QElapsedTimer timer;
+    timer.start();
+    struct Loaded {
+        std::optional<World> world;
+        std::string error;
+    };
+    const auto load = [file] {
+        Loaded l;
+        try {
+            l.world = io::load_any(file);
+            // The view draws positions: a world without usable ones is refused here, before
+            // the document is replaced.
+            if (!l.world->layer(position_layer))
+                throw std::runtime_error("it has no 'position' layer to draw");
+        } catch (const std::exception& e) {
+            l.world.reset();
+            l.error = e.what();
+        }
+        return l;
+    };
+    // A large world takes seconds to read and check: a coarse picture of it is drawn first,
+    // and the window keeps drawing while the world loads on a worker thread. User input waits
+    // until it has loaded, so nothing can edit the preview.
+    bool previewed = false;
+    Loaded loaded;
+    if (show_preview_ && io::format_of(file) == io::File_format::world &&
+        std::uint64_t(QFileInfo(path).size()) >= preview_bytes()) {
+        if (const std::optional<World> preview =
+                preview_world(file, preview_points(), preview_layer_ ? preview_layer_() : "")) {
+            previewed = true;
+            show_preview_(*preview);
+            Q_EMIT preview_shown(preview->mesh().vertex_count());
+            message(tr("Opening %1: a preview of %2 of its vertices until it has loaded")
+                        .arg(name)
+                        .arg(QLocale().toString(qulonglong(preview->mesh().vertex_count()))),
+                    0);
+        }
+        QFutureWatcher<Loaded> watcher;
+        QEventLoop loop;
+        connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+        watcher.setFuture(QtConcurrent::run(load));
+        if (!watcher.isFinished()) loop.exec(QEventLoop::ExcludeUserInputEvents);
+        // The loop can also end early (the application quitting): the load finishes first.
+        watcher.waitForFinished();
+        loaded = watcher.result();
+    } else {
+        loaded = load();
+    }
+    QApplication::restoreOverrideCursor();
+    if (!loaded.world) {
+        if (previewed && end_preview_) end_preview_();
+        report_error(tr("Cannot open %1").arg(name), QString::fromStdString(loaded.error));
+        return false;
+    }
+    document_.reset(std::move(*loaded.world), QFileInfo(path).absoluteFilePath(), false);
+    add_recent(document_.path());
+    QSettings().setValue("last_folder", QFileInfo(path).absolutePath());
+    message(tr("Opened %1 in %2 ms").arg(name).arg(timer.elapsed()));
+    return true;
 }
 
 bool File_actions::start_save(const QString& path) {

@@ -7,8 +7,10 @@
 #include <QObject>
 #include <QString>
 
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 class QMainWindow;
@@ -16,6 +18,10 @@ class QMenu;
 class QMimeData;
 class QProgressBar;
 class QTimer;
+
+namespace orbis {
+class World;
+}
 
 namespace orbis::ui {
 
@@ -44,7 +50,23 @@ public:
     /// fills `menu` with them and Open Recent.
     void add_to(QMenu* menu);
     /// Opens `path` (.orbis, .ply, .obj) as the document. Returns whether it opened.
+    ///
+    /// A world file of `preview_bytes()` or more is read on a worker thread while the window
+    /// keeps drawing (user input waits): first a coarse preview of it (`preview_world`) goes to
+    /// `show_preview`, then the world replaces it; if the load fails, `end_preview` is called
+    /// and the document stays as it was. Refused (false) while another open runs.
     bool open_file(const QString& path);
+    /// True while open_file reads a file.
+    bool opening() const { return opening_; }
+    /// Files this large or larger get a preview while they load: 256 MiB (about 1.5M
+    /// vertices), or ORBIS_PREVIEW_BYTES when set (tests).
+    static std::uint64_t preview_bytes();
+    /// Points in a preview: 100,000, or ORBIS_PREVIEW_POINTS when set (tests).
+    static std::size_t preview_points();
+    /// Where open_file sends its preview: `layer()` names the vertex layer to colour it by,
+    /// `show(world)` draws it, `end()` puts the document's view back after a failed load.
+    void set_preview_view(std::function<std::string()> layer,
+                          std::function<void(const World&)> show, std::function<void()> end);
     /// Saves to `path` in the format its extension names and waits for the write (the window
     /// stays responsive meanwhile). Returns whether it saved.
     bool save_to(const QString& path);
@@ -67,6 +89,10 @@ public:
     static QString openable(const QMimeData& data);
     /// Says that `what` failed because of `why`, in the status bar and a message box.
     void report_error(const QString& what, const QString& why);
+
+Q_SIGNALS:
+    /// open_file drew a preview of `vertices` vertices (after `show`) and now loads the file.
+    void preview_shown(qulonglong vertices);
 
 private:
     bool save(bool wait);
@@ -91,6 +117,10 @@ private:
     QTimer* save_progress_timer_ = nullptr;
     QHash<std::uint64_t, std::uint64_t> save_documents_; // ticket -> Document::instance()
     QHash<std::uint64_t, bool> save_outcomes_;           // ticket -> written (save_to reads it)
+    bool opening_ = false;
+    std::function<std::string()> preview_layer_;
+    std::function<void(const World&)> show_preview_;
+    std::function<void()> end_preview_;
 };
 
 } // namespace orbis::ui

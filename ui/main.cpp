@@ -11,6 +11,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QPixmap>
 #include <QScreen>
 #include <QStatusBar>
@@ -34,6 +35,8 @@ bool has_display() {
 } // namespace
 
 int main(int argc, char** argv) {
+    QElapsedTimer since_start;
+    since_start.start();
     orbis::use_huge_page_malloc(argv);
     if (!has_display()) {
         std::fprintf(stderr, "orbis: no display to open a window on (DISPLAY is not set); run it "
@@ -83,7 +86,11 @@ int main(int argc, char** argv) {
         "Restore the autosaved work of recovery entry ID (the start-up question does "
         "this for further entries).",
         "ID");
+    QCommandLineOption timings_option(
+        "timings", "Print to stderr when the first picture is drawn, and a large file's preview "
+                   "before it (milliseconds since start).");
     parser.addOption(screenshot_option);
+    parser.addOption(timings_option);
     parser.addOption(plugins_option);
     parser.addOption(autosave_option);
     parser.addOption(recover_option);
@@ -132,7 +139,8 @@ int main(int argc, char** argv) {
         const QString path = parser.value(screenshot_option);
         QObject::connect(
             window.viewport(), &orbis::ui::Viewport::scene_ready, &window, [&window, path] {
-                if (!window.world() || window.generating() || window.viewport()->scene_pending())
+                if (!window.world() || window.generating() || window.files().opening() ||
+                    window.viewport()->scene_pending())
                     return;
                 // One more turn of the event loop paints the new scene first.
                 QTimer::singleShot(100, &window, [&window, path] {
@@ -145,6 +153,24 @@ int main(int argc, char** argv) {
                     }
                     QApplication::quit();
                 });
+            });
+    }
+    if (parser.isSet(timings_option)) {
+        QObject::connect(
+            window.viewport(), &QOpenGLWidget::frameSwapped, &window,
+            [&window, &since_start, preview = false, world = false]() mutable {
+                const orbis::World* shown = window.viewport()->shown_world();
+                const bool opening = window.files().opening();
+                // Once opened, the preview stays drawn until the world's own
+                // scene is built.
+                if (!shown || (opening ? preview : world) ||
+                    (!opening && (!window.world() || window.viewport()->scene_pending())))
+                    return;
+                (opening ? preview : world) = true;
+                std::fprintf(stderr, "orbis: %lld ms: first picture%s, %zu vertices\n",
+                             static_cast<long long>(since_start.elapsed()),
+                             opening ? " (preview while the file loads)" : "",
+                             shown->mesh().vertex_count());
             });
     }
     const QStringList files = parser.positionalArguments();

@@ -95,6 +95,29 @@ Main_window::Main_window(QWidget* parent)
     set_tool("select");
     connect_viewport();
 
+    files_->set_preview_view(
+        [this] {
+            return layers_->shown_layer().empty() ? std::string("elevation")
+                                                  : layers_->shown_layer();
+        },
+        [this](const World& preview) {
+            // As document_replaced shows a new world, with the preview in the document's place
+            // until the world it stands for has loaded.
+            layers_->set_world(preview);
+            if (layers_->shown_layer().empty() && preview.find_layer("elevation"))
+                layers_->set_shown_layer("elevation");
+            enable_display_modes(*this, &preview);
+            viewport_->clear_world(QString());
+            view_options_changed();
+            viewport_->set_world(preview, true);
+        },
+        [this] {
+            if (world())
+                document_replaced(false);
+            else
+                viewport_->clear_world(
+                    tr("Open a world (File > Open) or generate one (File > New)"));
+        });
     connect(document_, &Document::document_replaced, this, &Main_window::document_replaced);
     connect(document_, &Document::world_changed, this, [this](const World_delta* d) {
         if (d)
@@ -435,6 +458,11 @@ bool Main_window::open_file(const QString& path) { return files_->open_file(path
 bool Main_window::save_to(const QString& path) { return files_->save_to(path); }
 
 void Main_window::closeEvent(QCloseEvent* event) {
+    // Closing mid-load would leave the load's event loop running under a closed window.
+    if (files_->opening()) {
+        statusBar()->showMessage(tr("Opening a file: close the window once it has loaded"), 5000);
+        return event->ignore();
+    }
     // A save under way ends first, so that the question below is about what it did not write.
     files_->finish_saves();
     if (!files_->maybe_save()) return event->ignore();

@@ -69,6 +69,8 @@ public:
     void clear_world(const QString& message);
     /// The world on screen, if any (the snapshot the scene was requested for).
     const World* world() const { return world_ ? &*world_ : nullptr; }
+    /// The world the drawn scene was built from (it trails world() while a build runs).
+    const World* shown_world() const { return shown_ ? &*shown_ : nullptr; }
 
     /// The display modes and layer colours.
     const render::View_options& options() const { return options_; }

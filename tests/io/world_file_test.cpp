@@ -218,6 +218,85 @@ TEST(WorldFile, AFailedSaveLeavesTheOldFileLoadable) {
     EXPECT_TRUE(load_world(p) == old);
 }
 
+// A preview holds every k-th live vertex's position and value, in slot order, and the hints.
+TEST(WorldFile, APreviewSamplesEveryKthLiveVertex) {
+    World w = rich_world();
+    ASSERT_GT(w.mesh().vertex_slots(), w.mesh().vertex_count()); // deleted vertices to skip
+    add_layer<float, Layer_type::vertex>(w, "height", Interpolation::lerp);
+    add_layer<std::int32_t, Layer_type::vertex>(w, "kind", Interpolation::keep_src);
+    w.set_hints("height", make_hints("Height", "m", "terrain"));
+    const fs::path p = scratch("preview.orbis");
+    save_world(w, p);
+    const auto* position = w.layer(Layer_info<glm::vec3, Layer_type::vertex>("position"));
+    const auto* height = w.layer(Layer_info<float, Layer_type::vertex>("height"));
+    const auto* kind = w.layer(Layer_info<std::int32_t, Layer_type::vertex>("kind"));
+    const std::uint32_t slots = w.mesh().vertex_slots();
+    for (const std::size_t max_points : {std::size_t{7}, std::size_t{100}, std::size_t{1} << 20}) {
+        SCOPED_TRACE(max_points);
+        const auto preview = read_world_preview(p, max_points, "height");
+        ASSERT_TRUE(preview.has_value());
+        const std::size_t k = (slots + max_points - 1) / max_points;
+        std::vector<glm::vec3> positions;
+        std::vector<double> heights;
+        for (std::uint32_t s = 0; s < slots; s += static_cast<std::uint32_t>(k))
+            if (w.mesh().contains(Vertex(s))) {
+                positions.push_back((*position)[Vertex(s)]);
+                heights.push_back((*height)[Vertex(s)]);
+            }
+        EXPECT_EQ(preview->vertex_slots, slots);
+        EXPECT_EQ(preview->positions, positions);
+        EXPECT_EQ(preview->values, heights);
+        EXPECT_FALSE(preview->integer_values);
+        EXPECT_LE(preview->positions.size(), max_points);
+        EXPECT_TRUE(preview->hints == w.all_hints());
+    }
+    const auto by_kind = read_world_preview(p, 50, "kind");
+    ASSERT_TRUE(by_kind.has_value());
+    EXPECT_TRUE(by_kind->integer_values);
+    ASSERT_EQ(by_kind->values.size(), by_kind->positions.size());
+    std::size_t i = 0;
+    for (std::uint32_t s = 0; s < slots; s += (slots + 49) / 50)
+        if (w.mesh().contains(Vertex(s))) {
+            ASSERT_LT(i, by_kind->values.size());
+            EXPECT_EQ(by_kind->values[i++], (*kind)[Vertex(s)]);
+        }
+    // Values come only from scalar vertex layers; positions come without them.
+    for (const char* other : {"v2", "i32", "no such layer"}) {
+        const auto without = read_world_preview(p, 50, other);
+        ASSERT_TRUE(without.has_value()) << other;
+        EXPECT_TRUE(without->values.empty()) << other;
+        EXPECT_FALSE(without->positions.empty()) << other;
+    }
+}
+
+// Where a preview would cost a load or mean nothing, there is none, and nothing throws.
+TEST(WorldFile, APreviewIsOnlyOfferedWhereItIsCheap) {
+    const World w = rich_world();
+    const fs::path plain = scratch("preview_plain.orbis");
+    save_world(w, plain);
+    EXPECT_FALSE(read_world_preview(plain, 0, "f").has_value());
+    const fs::path packed = scratch("preview_packed.orbis");
+    save_world(w, packed, {.compress = true});
+    EXPECT_FALSE(read_world_preview(packed, 100, "f").has_value());
+    EXPECT_FALSE(read_world_preview(scratch("no such file.orbis"), 100, "f").has_value());
+    EXPECT_FALSE(read_world_preview(scratch(""), 100, "f").has_value()); // a folder
+    World no_positions = w;
+    no_positions.remove_layer("position");
+    const fs::path bare = scratch("preview_bare.orbis");
+    save_world(no_positions, bare);
+    EXPECT_FALSE(read_world_preview(bare, 100, "f").has_value());
+    // Truncated, or not a world file at all.
+    const auto bytes = write_world(w);
+    for (const std::size_t keep : {std::size_t{0}, std::size_t{20}, bytes.size() / 2}) {
+        const fs::path cut = scratch("preview_cut.orbis");
+        std::FILE* f = std::fopen(cut.c_str(), "wb");
+        ASSERT_NE(f, nullptr);
+        std::fwrite(bytes.data(), 1, keep, f);
+        std::fclose(f);
+        EXPECT_FALSE(read_world_preview(cut, 100, "f").has_value()) << keep;
+    }
+}
+
 TEST(WorldFile, SavingWhileALockIsOpenIsRefused) {
     World w = rich_world();
     auto m = w.lock_mesh();

@@ -2,6 +2,7 @@
 // The editor's window driven for real (under xvfb-run, Mesa's software OpenGL): what the
 // viewport shows, the legend, hover picking, files and generation.
 #include "ui/docks/layers_dock.hpp"
+#include "ui/file_actions.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
 #include "ui_support.hpp"
@@ -15,10 +16,12 @@
 #include "orbis/gen/module_registry.hpp"
 #include "orbis/gen/pipeline.hpp"
 #include "orbis/io/formats.hpp"
+#include "orbis/io/world_file.hpp"
 
 #include <QAction>
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QImage>
 #include <QMouseEvent>
 #include <QSurfaceFormat>
@@ -29,8 +32,11 @@
 
 #include <glm/geometric.hpp>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
+#include <set>
 
 namespace orbis::ui {
 namespace {
@@ -351,6 +357,99 @@ TEST_F(Window_test, FailedOpenKeepsTheDocument) {
     EXPECT_FALSE(window_->open_file("/nonexistent/world.orbis"));
     ASSERT_NE(window_->world(), nullptr);
     EXPECT_TRUE(*window_->world() == world);
+}
+
+// A large file is drawn coarsely first, from a sample of its own vertices, while it loads;
+// the document changes only when the world has loaded and been checked.
+TEST_F(Window_test, ALargeFileIsPreviewedWhileItLoads) {
+    QTemporaryDir dir;
+    const World before = small_world(500);
+    show(before);
+    const World world = small_world(20000);
+    const QString path = dir.filePath("large.orbis");
+    io::save_world(world, path.toStdString());
+    qputenv("ORBIS_PREVIEW_BYTES", "1");
+    qputenv("ORBIS_PREVIEW_POINTS", "3000");
+    struct Unset {
+        ~Unset() {
+            qunsetenv("ORBIS_PREVIEW_BYTES");
+            qunsetenv("ORBIS_PREVIEW_POINTS");
+        }
+    } unset;
+
+    int previews = 0;
+    QImage preview_image;
+    std::optional<World> preview;
+    bool document_kept = false;
+    const auto connection =
+        QObject::connect(&window_->files(), &File_actions::preview_shown, [&](qulonglong vertices) {
+            ++previews;
+            ASSERT_NE(viewport()->world(), nullptr);
+            preview = *viewport()->world();
+            EXPECT_EQ(preview->mesh().vertex_count(), vertices);
+            document_kept = window_->world() && *window_->world() == before;
+            viewport()->finish_scene();
+            preview_image = viewport()->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+            preview_image.save(screenshot_path("open_preview"));
+        });
+    ASSERT_TRUE(window_->open_file(path));
+    QObject::disconnect(connection);
+    EXPECT_EQ(previews, 1);
+    EXPECT_TRUE(document_kept) << "the document changed before the world had loaded";
+    ASSERT_TRUE(preview.has_value());
+    // A Delaunay triangulation of about 3,000 of the world's own points, coloured by elevation.
+    EXPECT_EQ(preview->mesh().validate(), std::nullopt);
+    EXPECT_GT(preview->mesh().vertex_count(), 1500u);
+    EXPECT_LE(preview->mesh().vertex_count(), 3000u);
+    const auto* points = preview->layer(position_layer);
+    const auto* all = world.layer(position_layer);
+    std::set<std::array<float, 3>> world_points;
+    for (const Vertex v : world.mesh().vertices())
+        world_points.insert({(*all)[v].x, (*all)[v].y, (*all)[v].z});
+    for (const Vertex v : preview->mesh().vertices())
+        ASSERT_TRUE(world_points.count({(*points)[v].x, (*points)[v].y, (*points)[v].z}));
+    EXPECT_NE(preview->find_layer("elevation"), nullptr);
+    EXPECT_TRUE(preview->all_hints() == world.all_hints());
+    // The preview is a planet on the background, not a blank view.
+    const QRgb background = preview_image.pixel(2, 2);
+    EXPECT_GT(difference(preview_image.pixel(preview_image.width() / 2, preview_image.height() / 2),
+                         background),
+              40);
+    // Then the world itself is the document and the view.
+    ASSERT_NE(window_->world(), nullptr);
+    EXPECT_TRUE(*window_->world() == world);
+    settle();
+    EXPECT_TRUE(*viewport()->world() == world);
+    const QImage opened = grab("open_after_preview");
+    EXPECT_LT(changed_pixels(opened, preview_image, 40), opened.width() * opened.height() / 4)
+        << "the preview does not look like the world";
+
+    // A damaged file previews (the sample is not checked) but does not open: the document and
+    // its view come back.
+    std::vector<char> bytes;
+    {
+        QFile f(path);
+        ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+        const QByteArray all_bytes = f.readAll();
+        bytes.assign(all_bytes.begin(), all_bytes.end());
+    }
+    bytes[bytes.size() / 3] ^= 0x5a; // inside the mesh's quad-edges
+    const QString damaged = dir.filePath("damaged.orbis");
+    {
+        QFile f(damaged);
+        ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+        f.write(bytes.data(), qint64(bytes.size()));
+    }
+    previews = 0;
+    const auto again = QObject::connect(&window_->files(), &File_actions::preview_shown,
+                                        [&](qulonglong) { ++previews; });
+    EXPECT_FALSE(window_->open_file(damaged));
+    QObject::disconnect(again);
+    EXPECT_EQ(previews, 1);
+    ASSERT_NE(window_->world(), nullptr);
+    EXPECT_TRUE(*window_->world() == world);
+    settle();
+    EXPECT_TRUE(*viewport()->world() == world);
 }
 
 TEST_F(Window_test, SaveAndOpenRoundTrip) {

@@ -979,12 +979,8 @@ std::optional<Mesh> read_mesh_in_place(const Open_file& file, const Table_entry&
     }
 }
 
-} // namespace
-
-World load_world(const std::filesystem::path& path) {
-    // Section by section rather than the whole file at once: the file's bytes never sit in
-    // memory beside the whole World they become, only the largest section's do.
-    const Open_file file(path);
+// The header and section table of `file`, read and checked.
+Parsed_header read_header(const Open_file& file, const std::filesystem::path& path) {
     File_bytes head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), header_bytes)));
     file.read(0, head.size(), head.data());
     const std::uint64_t need = head_bytes(head, file.size());
@@ -992,7 +988,16 @@ World load_world(const std::filesystem::path& path) {
         head = File_bytes(static_cast<std::size_t>(need));
         file.read(0, head.size(), head.data());
     }
-    const Parsed_header h = parse_header(head, file.size(), path);
+    return parse_header(head, file.size(), path);
+}
+
+} // namespace
+
+World load_world(const std::filesystem::path& path) {
+    // Section by section rather than the whole file at once: the file's bytes never sit in
+    // memory beside the whole World they become, only the largest section's do.
+    const Open_file file(path);
+    const Parsed_header h = read_header(file, path);
     // Room for the largest section read through a buffer; the mesh usually is not.
     File_bytes stored;
     return read_sections(
@@ -1014,6 +1019,160 @@ World load_world(const std::filesystem::path& path) {
         [&](const Table_entry& x, std::size_t i, World& world) {
             return read_layer_in_place(file, x, i, path, world);
         });
+}
+
+namespace {
+
+// Bytes of one value of value-type tag `tag` (docs/file-format.md); 0 for an unknown tag.
+std::size_t value_bytes(std::uint8_t tag) {
+    constexpr std::array<std::size_t, 12> sizes{1, 4, 4, 8, 4, 8, 8, 12, 16, 16, 24, 32};
+    return tag < sizes.size() ? sizes[tag] : 0;
+}
+
+// A layer section's name, types and where its values lie, read from its first bytes.
+struct Layer_head {
+    std::string name;
+    std::uint8_t layer_type = 0;
+    std::uint8_t value_type = 0;
+    std::uint64_t values_offset = 0; // from the start of the file
+    std::uint64_t slots = 0;
+};
+
+// The head of layer section `x` when it is stored uncompressed and its sizes add up.
+std::optional<Layer_head> peek_layer(const Open_file& file, const Table_entry& x,
+                                     const std::filesystem::path& path) {
+    if (x.compression != Compression::none) return std::nullopt;
+    const auto head_size = static_cast<std::size_t>(std::min<std::uint64_t>(x.stored, 4096));
+    std::vector<std::byte> head(head_size);
+    file.read(x.offset, head_size, head.data());
+    Reader r(head, path, "layer head");
+    Layer_head h;
+    h.name = r.get_string("name");
+    h.layer_type = r.get<std::uint8_t>("layer type");
+    h.value_type = r.get<std::uint8_t>("value type");
+    const std::size_t bytes = value_bytes(h.value_type);
+    if (bytes == 0) return std::nullopt;
+    (void)r.take(3, "modes");
+    (void)r.take(3 * bytes, "initial value, minimum and maximum");
+    h.slots = r.get<std::uint64_t>("slot count");
+    const std::uint64_t header = head_size - r.left();
+    if (h.slots > (x.stored - header) / bytes || header + h.slots * bytes != x.stored)
+        return std::nullopt;
+    h.values_offset = x.offset + header;
+    return h;
+}
+
+// Calls visit(slot, first byte) for slots 0, k, 2k, ... below `slots` of an array of
+// `bytes`-byte values at `offset`, reading the file in blocks of about 1 MiB.
+template <class Visit>
+void visit_every_kth(const Open_file& file, std::uint64_t offset, std::size_t bytes,
+                     std::uint64_t slots, std::uint64_t k, std::vector<std::byte>& block,
+                     Visit&& visit) {
+    const std::uint64_t per_block = std::max<std::uint64_t>(1, (std::uint64_t{1} << 20) / bytes);
+    for (std::uint64_t first = 0; first < slots; first += per_block) {
+        const std::uint64_t last = std::min(slots, first + per_block);
+        const std::uint64_t from = (first + k - 1) / k * k;
+        if (from >= last) continue;
+        const std::uint64_t to = (last - 1) / k * k + 1;
+        block.resize(static_cast<std::size_t>((to - from) * bytes));
+        file.read(offset + from * bytes, block.size(), block.data());
+        for (std::uint64_t s = from; s < last; s += k)
+            visit(s, block.data() + (s - from) * bytes);
+    }
+}
+
+} // namespace
+
+std::optional<World_preview> read_world_preview(const std::filesystem::path& path,
+                                                std::size_t max_points, std::string_view layer) {
+    if (max_points == 0) return std::nullopt;
+    try {
+        const Open_file file(path);
+        const Parsed_header h = read_header(file, path);
+        if (h.entries.empty() || h.entries.front().kind != Kind::mesh ||
+            h.entries.front().compression != Compression::none)
+            return std::nullopt;
+        const Table_entry& mesh = h.entries.front();
+        constexpr std::size_t mesh_head = 6 * sizeof(std::uint64_t);
+        if (mesh.stored < mesh_head) return std::nullopt;
+        std::array<std::uint64_t, 6> counts{};
+        file.read(mesh.offset, mesh_head, reinterpret_cast<std::byte*>(counts.data()));
+        std::uint64_t words = 0;
+        for (const std::uint64_t c : counts) {
+            if (c > mesh.stored / 4) return std::nullopt;
+            words += c;
+        }
+        if (mesh_head + 4 * words != mesh.stored) return std::nullopt;
+
+        World_preview preview;
+        preview.vertex_slots = counts[0];
+        std::optional<Layer_head> position, values;
+        for (const Table_entry& x : h.entries) {
+            if (x.kind == Kind::hints && x.stored <= (std::uint64_t{64} << 20)) {
+                try {
+                    Bytes buffer;
+                    File_bytes stored(static_cast<std::size_t>(x.stored));
+                    file.read(x.offset, stored.size(), stored.data());
+                    const Piece bytes = stored_section_bytes(stored, x, path, "hints", buffer);
+                    preview.hints = hints_from_dict(read_record(Reader(bytes, path, "hints")));
+                } catch (const std::exception&) {
+                    preview.hints.clear(); // a picture without its colour map is still one
+                }
+            }
+            if (x.kind != Kind::layer) continue;
+            std::optional<Layer_head> l = peek_layer(file, x, path);
+            if (!l || l->layer_type != 0 || l->slots != preview.vertex_slots) continue;
+            if (l->name == position_layer.name() && l->value_type == 7) position = l;
+            if (l->name == layer &&
+                (l->value_type == 1 || l->value_type == 4 || l->value_type == 5))
+                values = l;
+        }
+        if (!position) return std::nullopt;
+
+        const std::uint64_t k =
+            std::max<std::uint64_t>(1, (preview.vertex_slots + max_points - 1) / max_points);
+        std::vector<std::byte> block;
+        // Deleted and isolated vertices hold stale positions: only live ones are drawn.
+        std::vector<bool> live;
+        live.reserve(static_cast<std::size_t>(preview.vertex_slots / k + 1));
+        visit_every_kth(file, mesh.offset + mesh_head, 4, preview.vertex_slots, k, block,
+                        [&](std::uint64_t, const std::byte* p) {
+                            std::uint32_t edge = 0;
+                            std::memcpy(&edge, p, 4);
+                            live.push_back(edge < 0xFFFFFFFEu);
+                        });
+        visit_every_kth(file, position->values_offset, 12, preview.vertex_slots, k, block,
+                        [&](std::uint64_t s, const std::byte* p) {
+                            if (!live[static_cast<std::size_t>(s / k)]) return;
+                            glm::vec3 v;
+                            std::memcpy(&v, p, sizeof v);
+                            preview.positions.push_back(v);
+                        });
+        if (values) {
+            preview.integer_values = values->value_type == 1;
+            const std::size_t bytes = value_bytes(values->value_type);
+            visit_every_kth(file, values->values_offset, bytes, preview.vertex_slots, k, block,
+                            [&](std::uint64_t s, const std::byte* p) {
+                                if (!live[static_cast<std::size_t>(s / k)]) return;
+                                if (values->value_type == 1) {
+                                    std::int32_t v = 0;
+                                    std::memcpy(&v, p, 4);
+                                    preview.values.push_back(v);
+                                } else if (values->value_type == 4) {
+                                    float v = 0;
+                                    std::memcpy(&v, p, 4);
+                                    preview.values.push_back(v);
+                                } else {
+                                    double v = 0;
+                                    std::memcpy(&v, p, 8);
+                                    preview.values.push_back(v);
+                                }
+                            });
+        }
+        return preview;
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
 }
 
 World_file_info inspect_world(const std::filesystem::path& path) {

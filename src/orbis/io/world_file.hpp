@@ -10,9 +10,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <glm/vec3.hpp>
 
 namespace orbis::io {
 
@@ -59,6 +64,28 @@ World load_world(const std::filesystem::path& path);
 
 /// load_world on bytes in memory; `name` stands for the file in messages.
 World read_world(std::span<const std::byte> bytes, const std::filesystem::path& name = "<memory>");
+
+/// A coarse sample of a world file's vertices: enough for a picture while the file loads.
+struct World_preview {
+    std::vector<glm::vec3> positions; ///< every k-th live vertex's position, in slot order
+    std::vector<double> values;       ///< the asked layer's value at each; empty: not read
+    bool integer_values = false;      ///< the asked layer holds int32 (categories), not reals
+    std::map<std::string, Layer_hints, std::less<>> hints; ///< the file's display hints
+    std::uint64_t vertex_slots = 0;                        ///< vertex slots in the file
+};
+
+/// Every k-th live vertex of the world file at `path`, k chosen so that at most about
+/// `max_points` come back, with its value in vertex layer `layer` when that holds float,
+/// double or int32 values (other layers, or none of that name: no values).
+///
+/// Not a load: the header and section table are checked, the sections' checksums and the mesh
+/// are not, so a damaged file can give wrong points, non-finite ones among them; draw them,
+/// never trust them. nullopt when the file has no cheap preview (a compressed mesh or position
+/// section, no `position` layer of vec3) or cannot be read; never throws. Cost: reads the
+/// vertex array, the positions and the layer's values in 1 MiB blocks (about 20 bytes a
+/// vertex slot from the page cache), whatever k is.
+std::optional<World_preview> read_world_preview(const std::filesystem::path& path,
+                                                std::size_t max_points, std::string_view layer);
 
 /// The header and section table of a world file (checksums of the table and every section
 /// verified, contents not parsed). \throws File_error.

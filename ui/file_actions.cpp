@@ -20,7 +20,6 @@
 #include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QImage>
 #include <QLocale>
 #include <QMainWindow>
@@ -34,10 +33,11 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QStyle>
+#include <QThread>
 #include <QTimer>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <memory>
 #include <optional>
 
 namespace orbis::ui {
@@ -237,14 +237,14 @@ bool File_actions::open_file(const QString& path) {
                         .arg(QLocale().toString(qulonglong(preview->mesh().vertex_count()))),
                     0);
         }
-        QFutureWatcher<Loaded> watcher;
+        // Its own thread, not Qt's pool: the view builds the preview's scene in the pool.
         QEventLoop loop;
-        connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
-        watcher.setFuture(QtConcurrent::run(load));
-        if (!watcher.isFinished()) loop.exec(QEventLoop::ExcludeUserInputEvents);
+        std::unique_ptr<QThread> reader(QThread::create([&] { loaded = load(); }));
+        connect(reader.get(), &QThread::finished, &loop, &QEventLoop::quit);
+        reader->start();
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
         // The loop can also end early (the application quitting): the load finishes first.
-        watcher.waitForFinished();
-        loaded = watcher.result();
+        reader->wait();
     } else {
         loaded = load();
     }

@@ -107,16 +107,19 @@ Main_window::Main_window(QWidget* parent)
             if (layers_->shown_layer().empty() && preview.find_layer("elevation"))
                 layers_->set_shown_layer("elevation");
             enable_display_modes(*this, &preview);
+            viewport_->set_selection({}, {}); // the document's selection is not on the preview
             viewport_->clear_world(QString());
             view_options_changed();
             viewport_->set_world(preview, true);
         },
         [this] {
-            if (world())
+            if (world()) {
                 document_replaced(false);
-            else
+                selection_changed();
+            } else {
                 viewport_->clear_world(
                     tr("Open a world (File > Open) or generate one (File > New)"));
+            }
         });
     connect(document_, &Document::document_replaced, this, &Main_window::document_replaced);
     connect(document_, &Document::world_changed, this, [this](const World_delta* d) {

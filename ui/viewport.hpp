@@ -120,6 +120,8 @@ public:
     /// elements), hidden behind the planet like the surface; empty clears it.
     void set_selection(const std::vector<glm::vec3>& segments,
                        const std::vector<glm::vec3>& points);
+    /// The selection's outline as last set (pairs of ends).
+    const std::vector<glm::vec3>& selection_segments() const { return selection_segments_; }
     /// Turns the view until `p` is in the middle, keeping the distance.
     void fly_to(const glm::dvec3& p);
 

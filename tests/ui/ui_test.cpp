@@ -2,6 +2,7 @@
 // The editor's window driven for real (under xvfb-run, Mesa's software OpenGL): what the
 // viewport shows, the legend, hover picking, files and generation.
 #include "ui/docks/layers_dock.hpp"
+#include "ui/document.hpp"
 #include "ui/file_actions.hpp"
 #include "ui/main_window.hpp"
 #include "ui/viewport.hpp"
@@ -440,9 +441,19 @@ TEST_F(Window_test, ALargeFileIsPreviewedWhileItLoads) {
         ASSERT_TRUE(f.open(QIODevice::WriteOnly));
         f.write(bytes.data(), qint64(bytes.size()));
     }
+    // The document's selection is drawn on the document's world, not on the preview.
+    edit::Selection selected;
+    selected.vertices = {Vertex(0), Vertex(1), Vertex(2)};
+    window_->document().set_selection(selected);
+    const std::vector<glm::vec3> outline = viewport()->selection_segments();
+    ASSERT_FALSE(outline.empty());
+    bool outline_on_preview = true;
     previews = 0;
-    const auto again = QObject::connect(&window_->files(), &File_actions::preview_shown,
-                                        [&](qulonglong) { ++previews; });
+    const auto again =
+        QObject::connect(&window_->files(), &File_actions::preview_shown, [&](qulonglong) {
+            ++previews;
+            outline_on_preview = !viewport()->selection_segments().empty();
+        });
     EXPECT_FALSE(window_->open_file(damaged));
     QObject::disconnect(again);
     EXPECT_EQ(previews, 1);
@@ -450,6 +461,8 @@ TEST_F(Window_test, ALargeFileIsPreviewedWhileItLoads) {
     EXPECT_TRUE(*window_->world() == world);
     settle();
     EXPECT_TRUE(*viewport()->world() == world);
+    EXPECT_FALSE(outline_on_preview);
+    EXPECT_EQ(viewport()->selection_segments(), outline) << "the selection was not drawn again";
 }
 
 TEST_F(Window_test, SaveAndOpenRoundTrip) {

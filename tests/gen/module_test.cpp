@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Modules: parameter checking and completion, the parameter Dict, run_module restoring the
 // World on failure and cancellation, the sphere module against CGAL's triangulation.
+#include <orbis/core/sphere_curve.hpp>
 #include <orbis/gen/module.hpp>
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/sphere.hpp>
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <tuple>
 
 namespace {
 
@@ -178,15 +180,27 @@ TEST_P(SphereModule, GivesCgalsTriangulationAndPositions) {
     const Mesh& m = world.mesh();
     ASSERT_EQ(m.validate(), std::nullopt);
 
-    const auto points = fibonacci_points(
+    // The Fibonacci points, renamed along the sphere's curve (curve_numbering.hpp).
+    auto points = fibonacci_points(
         {.count = 3000, .radius = 2.f, .perturbation = float(GetParam()), .seed = 11});
     const auto* position = world.layer(position_layer);
     ASSERT_NE(position, nullptr);
+    std::vector<glm::vec3> held(3000);
     for (std::uint32_t i = 0; i < 3000; ++i)
-        ASSERT_EQ((*position)[Vertex{i}], points[i]);
+        held[i] = (*position)[Vertex{i}];
+    const int level = sphere_curve_level(3000, 16);
+    for (std::uint32_t i = 1; i < 3000; ++i)
+        ASSERT_LE(sphere_curve_key(held[i - 1], level), sphere_curve_key(held[i], level)) << i;
+    auto sorted = held;
+    const auto less = [](const glm::vec3& a, const glm::vec3& b) {
+        return std::tie(a.x, a.y, a.z) < std::tie(b.x, b.y, b.z);
+    };
+    std::sort(sorted.begin(), sorted.end(), less);
+    std::sort(points.begin(), points.end(), less);
+    ASSERT_EQ(sorted, points);
 
     EXPECT_EQ(gen::testing::canonical_triangles(gen::testing::mesh_triangles(m)),
-              gen::testing::canonical_triangles(delaunay_on_sphere_cgal(points)));
+              gen::testing::canonical_triangles(delaunay_on_sphere_cgal(held)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Perturbation, SphereModule, ::testing::Values(0.0, 0.5, 0.9));

@@ -3,6 +3,7 @@
 
 #include "orbis/core/chunked_array.hpp"
 #include "orbis/core/face_soup.hpp"
+#include "orbis/gen/curve_numbering.hpp"
 #include "orbis/gen/fibonacci_sphere.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/sphere.hpp"
@@ -11,8 +12,9 @@
 namespace orbis::gen {
 
 std::string_view Sphere_module::description() const {
-    return "Fibonacci points on a sphere and their exact Delaunay triangulation; replaces the "
-           "mesh, resets every layer and reseeds the random generator";
+    return "Fibonacci points on a sphere and their exact Delaunay triangulation, numbered along "
+           "a space-filling curve; replaces the mesh, resets every layer and reseeds the random "
+           "generator";
 }
 
 const Parameter_list<Sphere_params>& Sphere_module::parameter_list() const {
@@ -43,10 +45,11 @@ Dict Sphere_module::run_with(World& world, const Sphere_params& params,
     p.perturbation = static_cast<float>(params.perturbation);
     p.seed = static_cast<std::uint64_t>(params.seed);
 
-    const auto points = fibonacci_points(p);
+    auto points = fibonacci_points(p);
     progress.report(name(), 0.1);
-    const auto triangulation = delaunay_on_sphere(points);
+    auto triangulation = delaunay_on_sphere(points);
     progress.report(name(), 0.6);
+    number_along_curve(points, triangulation);
     Mesh mesh =
         build_from_closed_triangulation(p.count, triangulation.triangles, triangulation.opposite);
     progress.report(name(), 0.8);

@@ -15,8 +15,9 @@ struct Sphere_params {
 };
 
 /// `sphere`: replaces the World's mesh with the Delaunay triangulation of Fibonacci points
-/// (make_sphere) and writes them to `position` (orbis::position_layer: vec3, vertex, slerp, so
-/// split vertices stay on the sphere). Every other layer is reset to its initial value, and the
+/// and writes them to `position` (orbis::position_layer: vec3, vertex, slerp, so split vertices
+/// stay on the sphere). Unlike make_sphere, vertices, quad-edges and faces are numbered along
+/// the sphere's space-filling curve (number_along_curve), not the spiral. Every other layer is reset to its initial value, and the
 /// World's random generator is reseeded with `seed`, so later modules draw from it
 /// deterministically. Parameters: count, radius (km), perturbation, seed.
 class Sphere_module final : public Module_of<Sphere_params> {

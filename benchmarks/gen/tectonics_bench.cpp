@@ -22,6 +22,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <string>
 
 namespace {
 
@@ -101,13 +102,23 @@ void kept_step_memory(benchmark::State& state) {
     const World& start = warmed_up(state.range(0));
     double bytes = 0;
     std::int64_t count = 0;
+    std::map<std::string, double> parts; // where the bytes go: the mesh and each layer
     for (auto _ : state) {
         World next = start;
         tectonic_step(next, Tectonics_params{});
         bytes += double(next.bytes_not_shared_with(start));
+        parts["mesh"] += double(next.mesh().connectivity_bytes_not_shared_with(start.mesh()));
+        for (const std::string& name : next.layer_names()) {
+            const Layer_base* now = next.find_layer(name);
+            const Layer_base* before = start.find_layer(name);
+            if (now && now != before)
+                parts[name] += double(before ? now->bytes_not_shared_with(*before) : now->bytes());
+        }
         ++count;
     }
     state.counters["MB_per_kept_step"] = bytes / double(count) / 1e6;
+    for (const auto& [name, part] : parts)
+        if (part > 0) state.counters["MB_" + name] = part / double(count) / 1e6;
     state.counters["MB_world"] = double(start.memory().bytes) / 1e6;
 }
 

@@ -404,9 +404,13 @@ private:
     void delete_vertex(Vertex v);
     void apply_add_face(Vertex a, Vertex b, Vertex c, Face* out);
 
-    Chunked_array<Edge> vertex_edge_; // per vertex: an outgoing edge, no_edge, or deleted_edge
-    Chunked_array<Edge> face_edge_;   // per face: an edge with the face on its left, or no_edge
-    Chunked_array<Quad_record, 10> quads_; // 32 KiB chunks keep copy-on-write cheap
+    // Small chunks (4 KiB of edges, 8 KiB of quad records) keep copy-on-write cheap: an edit
+    // copies only the records near it, and a tectonics step, whose repairs follow the plate
+    // boundaries across the whole sphere, leaves most chunks shared with the step before it
+    // when the mesh is numbered along the sphere's curve (benchmarks/README.md, issue 18).
+    Chunked_array<Edge, 10> vertex_edge_; // per vertex: an outgoing edge, no_edge, or deleted_edge
+    Chunked_array<Edge, 10> face_edge_;   // per face: an edge with the face on its left, or no_edge
+    Chunked_array<Quad_record, 8> quads_;
     Chunked_array<Vertex> free_vertices_;  // used as stacks
     Chunked_array<Face> free_faces_;
     Chunked_array<std::uint32_t> free_quads_;

@@ -257,7 +257,7 @@ private:
 ///
 /// Copying a World is a snapshot: O(number of layers), no element data copied. Mesh, layers,
 /// dicts and generator are shared until one side writes; then only the chunks the write
-/// touches are copied (4,096 values per layer chunk, 1,024 quad-edges per mesh chunk), so an
+/// touches are copied (4,096 values per layer chunk, 256 quad-edges per mesh chunk), so an
 /// undo stack is a vector of Worlds. Reading is free; writing goes through locks, which keep
 /// versions, run validation and keep layers in step with mesh edits. A World is not
 /// thread-safe; distinct Worlds (snapshots included) may be used from distinct threads only

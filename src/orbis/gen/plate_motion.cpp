@@ -4,6 +4,7 @@
 #include "orbis/core/world.hpp"
 #include "orbis/gen/collapse_check.hpp"
 #include "orbis/gen/delaunay_module.hpp"
+#include "orbis/gen/parallel_ranges.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 #include "orbis/gen/tectonics_module.hpp"
 
@@ -132,6 +133,9 @@ private:
     std::vector<std::int64_t> born_;         // sub-step a ridge split made the vertex, or -1
     std::vector<std::uint8_t> in_boundary_;  // listed in boundary_
     std::vector<std::uint8_t> touched_flag_; // listed in touched_
+    // The sub-step at which untangle() last found no folded face around the vertex; touch()
+    // clears it, since only an edit next to a vertex changes its faces within a sub-step.
+    std::vector<std::int64_t> unfolded_;
     std::vector<std::uint32_t> boundary_, touched_;
     std::vector<std::uint8_t> queued_; // per quad-edge: waiting in stack_
     std::vector<Edge> stack_;
@@ -153,6 +157,7 @@ void Mover::grow(std::uint32_t slots) {
     born_.resize(slots, -1);
     in_boundary_.resize(slots, 0);
     touched_flag_.resize(slots, 0);
+    unfolded_.resize(slots, -1);
 }
 
 void Mover::load() {
@@ -324,6 +329,7 @@ void Mover::flip_boundary(bool thorough) {
 
 void Mover::touch(Vertex v) {
     const std::uint32_t i = v.index();
+    unfolded_[i] = -1;
     if (touched_flag_[i]) return;
     touched_flag_[i] = 1;
     touched_.push_back(i);
@@ -503,14 +509,18 @@ void Mover::untangle() {
         std::vector<std::array<std::uint32_t, 3>> folded;
         {
             const Mesh& m = **lock_;
+            // Positions are fixed within a sub-step, so a vertex found unfolded in an earlier
+            // round stays so until an edit touches it: later rounds scan the edits' surroundings.
             const auto scan = [&](std::uint32_t a) {
-                if (!m.contains(Vertex(a))) return;
+                if (!m.contains(Vertex(a)) || unfolded_[a] == substep_) return;
+                const std::size_t before = folded.size();
                 for (const Edge e : Vertex(a).edges(m)) {
                     const std::uint32_t b = e.dest(m).index();
                     const std::uint32_t c = e.left_prev(m).origin(m).index();
                     if (orientation_on_sphere(at(a), at(b), at(c)) <= 0)
                         folded.push_back({a, b, c});
                 }
+                if (folded.size() == before) unfolded_[a] = substep_;
             };
             for (const std::uint32_t a : boundary_)
                 scan(a);
@@ -549,32 +559,35 @@ void Mover::untangle() {
     }
 }
 
-// The boundary after edits: the old one and every touched vertex, kept when they have a
-// neighbour on another plate.
+// The boundary after edits. A vertex's neighbours change only when an edit touches it, and no
+// vertex changes plate, so the untouched members stay and only the touched vertices are judged.
 void Mover::update_boundary() {
     const Mesh& m = **lock_;
-    std::vector<std::uint32_t> candidates;
-    candidates.swap(boundary_);
+    std::size_t kept = 0;
+    for (const std::uint32_t v : boundary_) {
+        if (touched_flag_[v]) continue;
+        if (!m.contains(Vertex(v))) {
+            in_boundary_[v] = 0;
+            continue;
+        }
+        boundary_[kept++] = v;
+    }
+    boundary_.resize(kept);
     for (const std::uint32_t v : touched_) {
         touched_flag_[v] = 0;
-        if (!in_boundary_[v]) candidates.push_back(v);
-    }
-    touched_.clear();
-    for (const std::uint32_t v : candidates)
         in_boundary_[v] = 0;
-    for (const std::uint32_t v : candidates) {
-        if (in_boundary_[v] || !m.contains(Vertex(v))) continue;
-        bool on = false;
+        if (!m.contains(Vertex(v))) continue;
         for (const Vertex n : Vertex(v).neighbors(m))
             if (cross(v, n.index())) {
-                on = true;
+                in_boundary_[v] = 1;
+                boundary_.push_back(v);
                 break;
             }
-        if (!on) continue;
-        in_boundary_[v] = 1;
-        boundary_.push_back(v);
     }
-    std::sort(boundary_.begin(), boundary_.end());
+    touched_.clear();
+    const auto joined = boundary_.begin() + std::ptrdiff_t(kept);
+    std::sort(joined, boundary_.end());
+    std::inplace_merge(boundary_.begin(), joined, boundary_.end());
 }
 
 void Mover::finish() {
@@ -583,9 +596,16 @@ void Mover::finish() {
     const Mesh& m = **lock_;
     const std::uint32_t slots = m.vertex_slots();
     grow(slots);
+    // As at() would place them, on two threads; dead slots stay at the origin.
     std::vector<glm::vec3> final_positions(slots, glm::vec3(0));
-    for (const Vertex v : m.vertices())
-        final_positions[v.index()] = at(v.index());
+    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+        for (std::uint32_t i = begin; i < end; ++i) {
+            if (!m.contains(Vertex(i))) continue;
+            final_positions[i] = stamp_[i] == substep_
+                                     ? p_[i]
+                                     : glm::vec3(turn_[std::size_t(plate_[i])] * p0_[i]);
+        }
+    });
     out_.motion_ms += ms_since(start);
     const auto repair = Clock::now();
     // Rounding the rotated points may tip nearly cocircular quads anywhere; one pass over every

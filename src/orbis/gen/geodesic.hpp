@@ -3,6 +3,7 @@
 #pragma once
 
 #include "orbis/core/mesh.hpp"
+#include "orbis/gen/vertex_adjacency.hpp"
 
 #include <glm/vec3.hpp>
 
@@ -33,6 +34,15 @@ double geodesic_distance(glm::dvec3 a, glm::dvec3 b, double radius);
 std::vector<double>
 geodesic_distances_from(const Mesh& m, std::span<const glm::vec3> positions, double radius,
                         std::span<const std::uint32_t> sources,
+                        double max_distance = std::numeric_limits<double>::infinity());
+
+/// As above over the rows of `adjacency` (a copy of a mesh's neighbours, which a caller that
+/// walks the graph several times builds once: reading a row costs one cache line where a ring
+/// walk reads one quad-edge record per neighbour). Same result as the Mesh overload for the mesh
+/// the rows were made from. Preconditions: as above, with positions.size() >= adjacency.slots().
+std::vector<double>
+geodesic_distances_from(const Vertex_adjacency& adjacency, std::span<const glm::vec3> positions,
+                        double radius, std::span<const std::uint32_t> sources,
                         double max_distance = std::numeric_limits<double>::infinity());
 
 /// As above with the positions of `world`'s orbis::position_layer.

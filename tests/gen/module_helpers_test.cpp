@@ -142,6 +142,12 @@ TEST(Geodesic, DijkstraOverEdgesIsSlightlyLongerThanTheGreatCircle) {
     EXPECT_GT(reached, 100u);
     EXPECT_LT(reached, 1000u);
 
+    // The rows of a Vertex_adjacency, in either order, give the same distances.
+    for (const auto order : {Neighbour_order::ring, Neighbour_order::edge_scan})
+        EXPECT_EQ(orbis::gen::geodesic_distances_from(orbis::gen::vertex_adjacency(s.mesh, order),
+                                                      s.positions, radius, sources, 0.2 * radius),
+                  near);
+
     // The World overload reads the same positions.
     World world =
         orbis::gen::make_sphere_world(orbis::gen::Fibonacci_params{20000, radius, 0.5f, 7});

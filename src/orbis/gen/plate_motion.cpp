@@ -53,6 +53,9 @@ constexpr double split_above = 1.75;
 constexpr double longest = 2.5; // any edge across a boundary longer than this times the
                                 // target spacing is split
 constexpr std::int64_t max_substeps = 2000;
+// Relative motion across a boundary between two repair checks of a vertex, in units of its
+// spacing (flips are checked at every sub-step).
+constexpr double check_move = 0.375;
 
 // One step of motion. Positions live in two forms: p0_, where each vertex was at the start of the
 // step (or, for a vertex made during it, where it would have been), and p_, the position at the
@@ -95,12 +98,15 @@ private:
     glm::vec3 at(Vertex v) { return at(v.index()); }
     float rest(std::uint32_t i);
     bool cross(std::uint32_t a, std::uint32_t b) const { return plate_[a] != plate_[b]; }
+    bool due(std::uint32_t v) const;
+    std::int64_t next_check(std::uint32_t a);
     void set_turns(std::int64_t substep);
     std::int64_t count_substeps();
     void find_boundary();
     void queue(Edge e);
     void seed_edges_around(std::uint32_t v);
     void seed_boundary_quads();
+    void seed_edited();
     void flip_boundary(bool thorough = false);
     bool remove_vertex(std::uint32_t s, std::uint32_t o, bool untangling = false);
     std::pair<int, int> folds_around(Edge e);
@@ -136,7 +142,13 @@ private:
     // The sub-step at which untangle() last found no folded face around the vertex; touch()
     // clears it, since only an edit next to a vertex changes its faces within a sub-step.
     std::vector<std::int64_t> unfolded_;
+    // The sub-step at which repair_edges() next judges a boundary vertex's edges (0: now). The
+    // fastest boundary sets the sub-step; slower ones, and edges far from their repair lengths,
+    // need fewer checks.
+    std::vector<std::int64_t> next_check_;
+    std::vector<std::int64_t> checked_; // the sub-step repair_edges() last judged the vertex
     std::vector<std::uint32_t> boundary_, touched_;
+    std::vector<std::uint32_t> edited_; // the kept vertex of each collapse, the new one of a split
     std::vector<std::uint8_t> queued_; // per quad-edge: waiting in stack_
     std::vector<Edge> stack_;
     std::int64_t split_parity_ = 0;
@@ -158,6 +170,8 @@ void Mover::grow(std::uint32_t slots) {
     in_boundary_.resize(slots, 0);
     touched_flag_.resize(slots, 0);
     unfolded_.resize(slots, -1);
+    next_check_.resize(slots, 0);
+    checked_.resize(slots, -1);
 }
 
 void Mover::load() {
@@ -253,6 +267,39 @@ std::int64_t Mover::count_substeps() {
     return std::clamp<std::int64_t>(std::int64_t(std::ceil(most)), 1, max_substeps);
 }
 
+// Whether repair_edges() judges boundary vertex v at this sub-step: it schedules the next
+// check as it judges, a touch() asks for one now, and every vertex is judged at the last one.
+bool Mover::due(std::uint32_t v) const {
+    return substep_ >= substeps_ || next_check_[v] <= substep_;
+}
+
+// The sub-step before which none of a's edges across the boundary can need a repair: before the
+// plates move by check_move of the spacing across any of them, or close one to the collapse
+// length, or open one to the split length, at their current velocity. At least the next one.
+std::int64_t Mover::next_check(std::uint32_t a) {
+    const Mesh& m = **lock_;
+    double soonest = std::numeric_limits<double>::infinity(); // My
+    for (const Vertex n : Vertex(a).neighbors(m)) {
+        const std::uint32_t b = n.index();
+        if (!cross(a, b)) continue;
+        const glm::dvec3 pa(at(a)), pb(at(b));
+        const glm::dvec3 relative = glm::cross(
+            omega_[std::size_t(plate_[b])] - omega_[std::size_t(plate_[a])], (pa + pb) * 0.5);
+        const double speed = glm::length(relative);
+        if (speed <= 0) continue;
+        const double length = glm::distance(pa, pb);
+        const double normal = glm::dot(relative, pb - pa) / std::max(length, 1e-12);
+        const double near = std::min(rest(a), rest(b)), far = std::max(rest(a), rest(b));
+        soonest = std::min(soonest, check_move * near / speed);
+        if (normal < 0) soonest = std::min(soonest, (length - collapse_below * near) / -normal);
+        if (normal > 0)
+            soonest = std::min(soonest, (std::min(split_above_ * far, longest * spacing_) - length) /
+                                            normal);
+    }
+    const double steps = std::floor(soonest / h_);
+    return substep_ + (steps >= 1 ? std::int64_t(std::min(steps, double(substeps_))) : 1);
+}
+
 void Mover::queue(Edge e) {
     const Edge b = e.base();
     if (b.quad_index() >= queued_.size()) queued_.resize(b.quad_index() + 1, 0);
@@ -268,6 +315,14 @@ void Mover::seed_edges_around(std::uint32_t v) {
         queue(e);
         queue(e.left_next(m));
     }
+}
+
+// A collapse or a split changes only the faces around the vertex it keeps or makes, so the
+// edges of those faces (its spokes and the ring opposite) are all it can make non-Delaunay.
+void Mover::seed_edited() {
+    for (const std::uint32_t v : edited_)
+        seed_edges_around(v);
+    edited_.clear();
 }
 
 // Every quad that spans two plates has an edge across the boundary on one of its faces, so the
@@ -330,6 +385,7 @@ void Mover::flip_boundary(bool thorough) {
 void Mover::touch(Vertex v) {
     const std::uint32_t i = v.index();
     unfolded_[i] = -1;
+    next_check_[i] = 0;
     if (touched_flag_[i]) return;
     touched_flag_[i] = 1;
     touched_.push_back(i);
@@ -403,6 +459,7 @@ bool Mover::remove_vertex(std::uint32_t s, std::uint32_t o, bool untangling) {
         const Mesh& after = **lock_;
         rest_[w] = unknown;
         touch(Vertex(w));
+        edited_.push_back(w);
         for (const Vertex n : Vertex(w).neighbors(after)) {
             rest_[n.index()] = unknown;
             touch(n);
@@ -422,7 +479,9 @@ void Mover::repair_edges() {
     {
         const Mesh& m = **lock_;
         for (const std::uint32_t a : boundary_) {
-            if (!m.contains(Vertex(a))) continue;
+            if (!m.contains(Vertex(a)) || !due(a)) continue;
+            checked_[a] = substep_;
+            next_check_[a] = next_check(a);
             for (const Vertex n : Vertex(a).neighbors(m)) {
                 const std::uint32_t b = n.index();
                 if (!cross(a, b)) {
@@ -432,7 +491,7 @@ void Mover::repair_edges() {
                         diverging.push_back({a, b, false});
                     continue;
                 }
-                if (b < a) continue;
+                if (checked_[b] == substep_) continue; // judged from b
                 const glm::dvec3 pa(at(a)), pb(at(b));
                 const glm::dvec3 mid = (pa + pb) * 0.5;
                 const glm::dvec3 relative = glm::cross(
@@ -496,6 +555,7 @@ void Mover::repair_edges() {
         rest_[v] = unknown;
         in_boundary_[v] = 0;
         touch(Vertex(v));
+        edited_.push_back(v);
         for (const Vertex n : Vertex(v).neighbors(after)) {
             rest_[n.index()] = unknown;
             touch(n);
@@ -552,8 +612,7 @@ void Mover::untangle() {
             for (std::size_t i = 0; i < 3; ++i)
                 if (remove_vertex(order[i], order[(i + 1) % 3], true)) break;
         }
-        for (const std::uint32_t v : touched_)
-            seed_edges_around(v);
+        seed_edited();
         flip_boundary();
         update_boundary();
     }
@@ -672,8 +731,7 @@ Plate_motion Mover::run() {
         seed_boundary_quads();
         flip_boundary();
         repair_edges();
-        for (const std::uint32_t v : touched_)
-            seed_edges_around(v);
+        seed_edited();
         flip_boundary();
         update_boundary();
         untangle();

@@ -99,7 +99,7 @@ private:
     float rest(std::uint32_t i);
     bool cross(std::uint32_t a, std::uint32_t b) const { return plate_[a] != plate_[b]; }
     bool due(std::uint32_t v) const;
-    std::int64_t next_check(std::uint32_t a);
+    std::int64_t check_after(double soonest) const;
     void set_turns(std::int64_t substep);
     std::int64_t count_substeps();
     void find_boundary();
@@ -273,29 +273,9 @@ bool Mover::due(std::uint32_t v) const {
     return substep_ >= substeps_ || next_check_[v] <= substep_;
 }
 
-// The sub-step before which none of a's edges across the boundary can need a repair: before the
-// plates move by check_move of the spacing across any of them, or close one to the collapse
-// length, or open one to the split length, at their current velocity. At least the next one.
-std::int64_t Mover::next_check(std::uint32_t a) {
-    const Mesh& m = **lock_;
-    double soonest = std::numeric_limits<double>::infinity(); // My
-    for (const Vertex n : Vertex(a).neighbors(m)) {
-        const std::uint32_t b = n.index();
-        if (!cross(a, b)) continue;
-        const glm::dvec3 pa(at(a)), pb(at(b));
-        const glm::dvec3 relative = glm::cross(
-            omega_[std::size_t(plate_[b])] - omega_[std::size_t(plate_[a])], (pa + pb) * 0.5);
-        const double speed = glm::length(relative);
-        if (speed <= 0) continue;
-        const double length = glm::distance(pa, pb);
-        const double normal = glm::dot(relative, pb - pa) / std::max(length, 1e-12);
-        const double near = std::min(rest(a), rest(b)), far = std::max(rest(a), rest(b));
-        soonest = std::min(soonest, check_move * near / speed);
-        if (normal < 0) soonest = std::min(soonest, (length - collapse_below * near) / -normal);
-        if (normal > 0)
-            soonest = std::min(soonest, (std::min(split_above_ * far, longest * spacing_) - length) /
-                                            normal);
-    }
+// The sub-step of the next check of a vertex whose edges across the boundary need no repair
+// for `soonest` My. At least the next one.
+std::int64_t Mover::check_after(double soonest) const {
     const double steps = std::floor(soonest / h_);
     return substep_ + (steps >= 1 ? std::int64_t(std::min(steps, double(substeps_))) : 1);
 }
@@ -481,7 +461,10 @@ void Mover::repair_edges() {
         for (const std::uint32_t a : boundary_) {
             if (!m.contains(Vertex(a)) || !due(a)) continue;
             checked_[a] = substep_;
-            next_check_[a] = next_check(a);
+            // The time (My) before any of a's edges across the boundary can need a repair: before
+            // the plates move by check_move of the spacing across one, or close one to the
+            // collapse length, or open one to the split length, at their current velocity.
+            double soonest = std::numeric_limits<double>::infinity();
             for (const Vertex n : Vertex(a).neighbors(m)) {
                 const std::uint32_t b = n.index();
                 if (!cross(a, b)) {
@@ -491,22 +474,30 @@ void Mover::repair_edges() {
                         diverging.push_back({a, b, false});
                     continue;
                 }
-                if (checked_[b] == substep_) continue; // judged from b
                 const glm::dvec3 pa(at(a)), pb(at(b));
                 const glm::dvec3 mid = (pa + pb) * 0.5;
                 const glm::dvec3 relative = glm::cross(
                     omega_[std::size_t(plate_[b])] - omega_[std::size_t(plate_[a])], mid);
                 const double length = glm::distance(pa, pb);
+                const double speed = glm::length(relative);
                 const double normal = glm::dot(relative, pb - pa) / std::max(length, 1e-12);
+                const double near = std::min(rest(a), rest(b)), far = std::max(rest(a), rest(b));
+                if (speed > 0) soonest = std::min(soonest, check_move * near / speed);
+                if (normal < 0)
+                    soonest = std::min(soonest, (length - collapse_below * near) / -normal);
+                if (normal > 0)
+                    soonest = std::min(
+                        soonest, (std::min(split_above_ * far, longest * spacing_) - length) / normal);
+                if (checked_[b] == substep_) continue; // judged from b
                 // Closing head-on, not two vertices sliding past each other along a transform
                 // or beside a vertex just made at a ridge.
-                const bool closing = normal < -closing_share * glm::length(relative);
-                if (closing && length < collapse_below * std::min(rest(a), rest(b)))
+                const bool closing = normal < -closing_share * speed;
+                if (closing && length < collapse_below * near)
                     converging.push_back({a, b});
-                else if ((normal > 0 && length > split_above_ * std::max(rest(a), rest(b))) ||
-                         length > longest * spacing_)
+                else if ((normal > 0 && length > split_above_ * far) || length > longest * spacing_)
                     diverging.push_back({a, b, normal > 0});
             }
+            next_check_[a] = check_after(soonest);
         }
     }
     for (const Candidate& c : converging) {

@@ -5,6 +5,7 @@
 #include "orbis/gen/collapse_check.hpp"
 #include "orbis/gen/delaunay_module.hpp"
 #include "orbis/gen/parallel_ranges.hpp"
+#include "orbis/gen/scratch_buffer.hpp"
 #include "orbis/gen/sphere_predicates.hpp"
 #include "orbis/gen/tectonics_module.hpp"
 
@@ -52,7 +53,7 @@ constexpr double closing_share = 0.5;  // of relative speed along a converging e
 constexpr double split_above = 1.75;
 constexpr double longest = 2.5; // any edge across a boundary longer than this times the
                                 // target spacing is split
-constexpr std::int64_t max_substeps = 2000;
+constexpr std::int32_t max_substeps = 2000;
 // Relative motion across a boundary between two repair checks of a vertex, in units of its
 // spacing (flips are checked at every sub-step).
 constexpr double check_move = 0.375;
@@ -99,9 +100,9 @@ private:
     float rest(std::uint32_t i);
     bool cross(std::uint32_t a, std::uint32_t b) const { return plate_[a] != plate_[b]; }
     bool due(std::uint32_t v) const;
-    std::int64_t check_after(double soonest) const;
-    void set_turns(std::int64_t substep);
-    std::int64_t count_substeps();
+    std::int32_t check_after(double soonest) const;
+    void set_turns(std::int32_t substep);
+    std::int32_t count_substeps();
     void find_boundary();
     void queue(Edge e);
     void seed_edges_around(std::uint32_t v);
@@ -125,28 +126,30 @@ private:
 
     std::vector<glm::dvec3> omega_; // angular velocity of each plate, rad/My
     std::vector<glm::dmat3> turn_;  // each plate's rotation at the current sub-step
-    std::int64_t substep_ = 0, substeps_ = 1;
+    // Sub-step numbers fit 32 bits (at most max_substeps): the per-vertex stamps below are half
+    // the memory a step allocates and reads at random.
+    std::int32_t substep_ = 0, substeps_ = 1;
     double h_ = 0; // My per sub-step
 
     std::vector<std::int32_t> plate_;
     std::vector<std::uint8_t> continental_;
     std::vector<float> age_;
     std::vector<glm::dvec3> p0_;
-    std::vector<glm::vec3> p_;
-    std::vector<glm::dvec3> u_;
-    std::vector<std::int64_t> stamp_;
+    Scratch_vector<glm::vec3> p_;  // valid where stamp_ says so: touched near boundaries only
+    Scratch_vector<glm::dvec3> u_;
+    std::vector<std::int32_t> stamp_;
     std::vector<float> rest_;
-    std::vector<std::int64_t> born_;         // sub-step a ridge split made the vertex, or -1
+    std::vector<std::int32_t> born_;         // sub-step a ridge split made the vertex, or -1
     std::vector<std::uint8_t> in_boundary_;  // listed in boundary_
     std::vector<std::uint8_t> touched_flag_; // listed in touched_
     // The sub-step at which untangle() last found no folded face around the vertex; touch()
     // clears it, since only an edit next to a vertex changes its faces within a sub-step.
-    std::vector<std::int64_t> unfolded_;
+    std::vector<std::int32_t> unfolded_;
     // The sub-step at which repair_edges() next judges a boundary vertex's edges (0: now). The
     // fastest boundary sets the sub-step; slower ones, and edges far from their repair lengths,
     // need fewer checks.
-    std::vector<std::int64_t> next_check_;
-    std::vector<std::int64_t> checked_; // the sub-step repair_edges() last judged the vertex
+    std::vector<std::int32_t> next_check_;
+    std::vector<std::int32_t> checked_; // the sub-step repair_edges() last judged the vertex
     std::vector<std::uint32_t> boundary_, touched_;
     std::vector<std::uint32_t> edited_; // the kept vertex of each collapse, the new one of a split
     std::vector<std::uint8_t> queued_; // per quad-edge: waiting in stack_
@@ -227,7 +230,7 @@ float Mover::rest(std::uint32_t i) {
     return r;
 }
 
-void Mover::set_turns(std::int64_t substep) {
+void Mover::set_turns(std::int32_t substep) {
     substep_ = substep;
     const double t = h_ * double(substep);
     for (std::size_t k = 0; k < plates_.size(); ++k)
@@ -250,7 +253,7 @@ void Mover::find_boundary() {
     std::sort(boundary_.begin(), boundary_.end());
 }
 
-std::int64_t Mover::count_substeps() {
+std::int32_t Mover::count_substeps() {
     const Mesh& m = **lock_;
     double most = 0;
     for (const std::uint32_t a : boundary_) {
@@ -264,7 +267,7 @@ std::int64_t Mover::count_substeps() {
             most = std::max(most, speed * dt_ / (max_move * spacing));
         }
     }
-    return std::clamp<std::int64_t>(std::int64_t(std::ceil(most)), 1, max_substeps);
+    return std::int32_t(std::clamp(std::ceil(most), 1.0, double(max_substeps)));
 }
 
 // Whether repair_edges() judges boundary vertex v at this sub-step: it schedules the next
@@ -275,9 +278,9 @@ bool Mover::due(std::uint32_t v) const {
 
 // The sub-step of the next check of a vertex whose edges across the boundary need no repair
 // for `soonest` My. At least the next one.
-std::int64_t Mover::check_after(double soonest) const {
+std::int32_t Mover::check_after(double soonest) const {
     const double steps = std::floor(soonest / h_);
-    return substep_ + (steps >= 1 ? std::int64_t(std::min(steps, double(substeps_))) : 1);
+    return substep_ + (steps >= 1 ? std::int32_t(std::min(steps, double(substeps_))) : 1);
 }
 
 void Mover::queue(Edge e) {
@@ -717,7 +720,7 @@ Plate_motion Mover::run() {
     queued_.assign((**lock_).edge_slots() / 2, 0);
     out_.motion_ms += ms_since(start);
     const auto repair = Clock::now();
-    for (std::int64_t k = 1; k <= substeps_; ++k) {
+    for (std::int32_t k = 1; k <= substeps_; ++k) {
         set_turns(k);
         seed_boundary_quads();
         flip_boundary();

@@ -144,11 +144,17 @@ void Gl_renderer::upload_positions(Part& part, const std::vector<glm::vec3>& pos
     part.indexed = false;
 }
 
-void Gl_renderer::upload_with_room(unsigned target, unsigned buffer, const void* data,
-                                   std::size_t count, std::size_t capacity, std::size_t size,
-                                   Upload_stats& stats) {
+void Gl_renderer::upload_with_room(unsigned target, unsigned buffer, std::size_t& allocated,
+                                   const void* data, std::size_t count, std::size_t capacity,
+                                   std::size_t size, Upload_stats& stats) {
     glBindBuffer(target, buffer);
-    glBufferData(target, static_cast<GLsizeiptr>(capacity * size), nullptr, GL_STATIC_DRAW);
+    // Storage of the same size is written over rather than given up: a software renderer's
+    // new storage is fresh memory, and at a million vertices its page faults cost ten times
+    // the copy (a timeline scrub uploads every buffer whole, with a count a little different).
+    if (allocated != capacity * size) {
+        glBufferData(target, static_cast<GLsizeiptr>(capacity * size), nullptr, GL_STATIC_DRAW);
+        allocated = capacity * size;
+    }
     const std::size_t bytes = count * size;
     stats.bytes += bytes;
     ++stats.parts;
@@ -227,6 +233,13 @@ namespace {
 // Room for edits that append: an eighth more, and at least a few thousand elements.
 std::size_t with_room(std::size_t n) { return n + n / 8 + 4096; }
 
+// The capacity for `n` elements in a buffer that has `capacity`: kept while it holds them
+// with at most a quarter more room than with_room gives, so that the steps of a timeline, a
+// few vertices apart, reuse one storage.
+std::size_t keep_room(std::size_t capacity, std::size_t n) {
+    return capacity >= n && capacity <= with_room(n) + n / 4 ? capacity : with_room(n);
+}
+
 // Flat triangles index their corners in order (corner k of triangle t is output 3t + k, see
 // Triangle_buffers), so they draw as arrays and their index buffer would be a copy of 0, 1, 2...
 template <class Buffers>
@@ -276,18 +289,20 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                 }
             }
         } else {
-            part.vertex_capacity = with_room(b.positions.size());
-            upload_with_room(GL_ARRAY_BUFFER, part.positions, b.positions.data(),
-                             b.positions.size(), part.vertex_capacity, sizeof(glm::vec3), stats);
+            part.vertex_capacity = keep_room(part.vertex_capacity, b.positions.size());
+            upload_with_room(GL_ARRAY_BUFFER, part.positions, part.positions_bytes,
+                             b.positions.data(), b.positions.size(), part.vertex_capacity,
+                             sizeof(glm::vec3), stats);
             if constexpr (has_normals) {
                 if (indexed) {
                     // Shared vertices without normals (shaded flat while drawing) hold none.
-                    upload_with_room(GL_ARRAY_BUFFER, part.normals, b.normals.data(),
-                                     b.normals.size(), b.normals.empty() ? 0 : part.vertex_capacity,
+                    upload_with_room(GL_ARRAY_BUFFER, part.normals, part.normals_bytes,
+                                     b.normals.data(), b.normals.size(),
+                                     b.normals.empty() ? 0 : part.vertex_capacity,
                                      sizeof(glm::vec3), stats);
                 } else {
                     // Flat: one normal per triangle, spread over its three corners.
-                    upload_with_room(GL_ARRAY_BUFFER, part.normals, nullptr, 0,
+                    upload_with_room(GL_ARRAY_BUFFER, part.normals, part.normals_bytes, nullptr, 0,
                                      part.vertex_capacity, sizeof(glm::vec3), stats);
                     send_corner_normals(part.normals, b.normals, 0, b.positions.size(), stats);
                 }
@@ -295,14 +310,16 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                     glDisableVertexAttribArray(1);
                 else
                     glEnableVertexAttribArray(1);
-                part.index_capacity = indexed ? with_room(b.indices.size()) : 0;
+                part.index_capacity =
+                    indexed ? keep_room(part.index_capacity, b.indices.size()) : 0;
                 if (indexed) {
-                    upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
-                                     b.indices.size(), part.index_capacity, sizeof(std::uint32_t),
-                                     stats);
+                    upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
+                                     b.indices.data(), b.indices.size(), part.index_capacity,
+                                     sizeof(std::uint32_t), stats);
                 } else {
                     // Gives back what smooth triangles drawn before held.
                     glBufferData(GL_ELEMENT_ARRAY_BUFFER, 0, nullptr, GL_STATIC_DRAW);
+                    part.indices_bytes = 0;
                 }
             }
             // Colours must be sent whole into the resized buffer.
@@ -326,9 +343,9 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
             patch(GL_ARRAY_BUFFER, part.colours, colours->data(), sizeof(Colour),
                   scene_part.dirt->vertices, 1, stats);
         } else if (colours) {
-            upload_with_room(GL_ARRAY_BUFFER, part.colours, colours->data(), colours->size(),
-                             std::max(part.vertex_capacity, colours->size()), sizeof(Colour),
-                             stats);
+            upload_with_room(GL_ARRAY_BUFFER, part.colours, part.colours_bytes, colours->data(),
+                             colours->size(), std::max(part.vertex_capacity, colours->size()),
+                             sizeof(Colour), stats);
             glEnableVertexAttribArray(2);
         } else {
             glDisableVertexAttribArray(2);
@@ -373,6 +390,12 @@ void Gl_renderer::set_overlay(Overlay which, const std::vector<glm::vec3>& segme
     if (dots.present) upload_positions(dots, points_, ignored);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     overlay_colours_[o] = colour;
+}
+
+bool Gl_renderer::has_overlays() const {
+    for (int i = overlay_parts; i < part_count; ++i)
+        if (parts_[i].present) return true;
+    return false;
 }
 
 void Gl_renderer::draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour,

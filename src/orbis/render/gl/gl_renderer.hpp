@@ -70,6 +70,8 @@ public:
     /// Sets an overlay: line segments (pairs of ends) and points in one colour.
     void set_overlay(Overlay which, const std::vector<glm::vec3>& segments,
                      const std::vector<glm::vec3>& points, const glm::vec4& colour);
+    /// True when any overlay has something to draw.
+    bool has_overlays() const;
     /// set_overlay(Overlay::highlight, ...): the element under the cursor.
     void set_highlight(const std::vector<glm::vec3>& segments, const std::vector<glm::vec3>& dots,
                        const glm::vec4& colour) {
@@ -88,6 +90,11 @@ private:
         // on a full upload, so that edits that append are patched in place.
         std::size_t vertex_capacity = 0;
         std::size_t index_capacity = 0;
+        // Bytes of storage each buffer has now (upload_with_room's buffers only).
+        std::size_t positions_bytes = 0;
+        std::size_t normals_bytes = 0;
+        std::size_t colours_bytes = 0;
+        std::size_t indices_bytes = 0;
         bool indexed = false;
         bool has_colours = false;
         bool present = false;
@@ -114,9 +121,11 @@ private:
     unsigned compile(std::string_view vertex, std::string_view fragment, const char* name);
     void ensure_objects(Part& part);
     void upload_array(unsigned buffer, const void* data, std::size_t bytes, Upload_stats& stats);
-    // glBufferData of `capacity` elements of `size` bytes, the first `count` from `data`.
-    void upload_with_room(unsigned target, unsigned buffer, const void* data, std::size_t count,
-                          std::size_t capacity, std::size_t size, Upload_stats& stats);
+    // Storage for `capacity` elements of `size` bytes, the first `count` from `data`; the
+    // buffer's storage is kept when it already has that many bytes (`allocated`, updated).
+    void upload_with_room(unsigned target, unsigned buffer, std::size_t& allocated,
+                          const void* data, std::size_t count, std::size_t capacity,
+                          std::size_t size, Upload_stats& stats);
     // glBufferSubData of the elements at `elements` (ascending), merged into runs.
     void patch(unsigned target, unsigned buffer, const void* data, std::size_t size,
                const std::vector<std::uint32_t>& elements, std::size_t stride, Upload_stats& stats);

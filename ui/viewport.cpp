@@ -73,6 +73,7 @@ struct Viewport::Build_result {
     render::Scene scene;
     std::shared_ptr<const render::Picker> picker;
     std::string error;
+    bool whole = false; // built without a delta: another World state, not an edit of the last
 };
 
 Viewport::Viewport(QWidget* parent)
@@ -116,6 +117,50 @@ void Viewport::set_world(const World& world, bool reset_camera) {
     message_.clear();
     reset_camera_on_ready_ = reset_camera_on_ready_ || reset_camera;
     request_scene();
+    // A state drawn before from here (a kept timeline step, a run undone) is shown at once,
+    // while its scene is built again for turning, picking and editing.
+    picture_.reset();
+    if (!reset_camera_on_ready_ && !renderer_.has_overlays() && !hover_)
+        picture_ = pictures_.find(render::world_stamp(*world_), options_, place());
+    if (picture_) {
+        picture_options_ = options_;
+        picture_place_ = place();
+    }
+    update();
+}
+
+render::View_place Viewport::place() const {
+    const double ratio = devicePixelRatioF();
+    return render::view_place(camera_, int(std::lround(width() * ratio)),
+                              int(std::lround(height() * ratio)));
+}
+
+bool Viewport::showing_picture() const {
+    return picture_ && renderer_.initialized() && picture_options_ == options_ &&
+           picture_place_.same_as(place()) && !renderer_.has_overlays();
+}
+
+void Viewport::keep_picture() {
+    const int w = place().width, h = place().height;
+    if (w <= 0 || h <= 0 || format().samples() > 0) return;
+    auto picture = std::make_shared<render::Picture>();
+    picture->width = w;
+    picture->height = h;
+    picture->pixels.resize(std::size_t(w) * std::size_t(h) * 4);
+    QOpenGLFunctions* gl = context()->functions();
+    gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    gl->glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, picture->pixels.data());
+    // OpenGL's rows run from the bottom: turn them over.
+    const std::size_t row = std::size_t(w) * 4;
+    std::vector<std::uint8_t> line(row);
+    for (int y = 0; y < h / 2; ++y) {
+        std::uint8_t* a = picture->pixels.data() + std::size_t(y) * row;
+        std::uint8_t* b = picture->pixels.data() + std::size_t(h - 1 - y) * row;
+        std::copy(a, a + row, line.data());
+        std::copy(b, b + row, a);
+        std::copy(line.data(), line.data() + row, b);
+    }
+    pictures_.put(render::world_stamp(*shown_), options_, place(), std::move(picture));
 }
 
 void Viewport::set_world(const World& world, const World_delta& delta) {
@@ -131,6 +176,7 @@ void Viewport::set_world(const World& world, const World_delta& delta) {
         }
     }
     world_ = world;
+    picture_.reset();
     if (picker_serves_world_) {
         const auto* positions = world_->layer(position_layer);
         for (const Vertex v : delta.vertices)
@@ -144,6 +190,7 @@ void Viewport::set_world(const World& world, const World_delta& delta) {
 
 void Viewport::clear_world(const QString& message) {
     world_.reset();
+    picture_.reset();
     picker_serves_world_ = false;
     message_ = message;
     hover_.reset();
@@ -215,6 +262,7 @@ void Viewport::request_scene() {
         auto result = std::make_shared<Build_result>();
         result->world = world;
         result->options = options;
+        result->whole = !delta;
         try {
             result->scene = builder->build(result->world, options, delta ? &*delta : nullptr);
             if (need_picker) result->picker = std::make_shared<render::Picker>(result->world);
@@ -237,6 +285,9 @@ void Viewport::scene_built() {
         shown_.reset();
     } else {
         shown_ = result->world;
+        picture_.reset();
+        // The first frame of another state is kept as a picture, unless one is kept already.
+        keep_picture_ = result->whole;
         if (result->picker) {
             picker_ = result->picker;
             picker_serves_world_ = false; // a new entry radius: true again below when current
@@ -296,14 +347,28 @@ void Viewport::resizeGL(int w, int h) { camera_.set_viewport(w, h); }
 
 void Viewport::paintGL() {
     camera_.set_viewport(width(), height());
-    if (renderer_.initialized() && shown_) {
+    const bool from_picture = shown_ && showing_picture();
+    if (from_picture) {
+        // Drawn by the painter below.
+    } else if (renderer_.initialized() && shown_) {
         renderer_.draw(camera_, options_.lighting, background);
+        // Only a frame of exactly the current state, with nothing drawn over the scene.
+        if (keep_picture_ && !scene_pending() && !renderer_.has_overlays() && !hover_)
+            keep_picture();
+        keep_picture_ = false;
     } else {
         QOpenGLFunctions* gl = context()->functions();
         gl->glClearColor(background.r, background.g, background.b, background.a);
         gl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     }
     QPainter painter(this);
+    if (from_picture) {
+        const QImage image(picture_->pixels.data(), picture_->width, picture_->height,
+                           QImage::Format_RGBX8888);
+        painter.setCompositionMode(QPainter::CompositionMode_Source);
+        painter.drawImage(QRect(0, 0, width(), height()), image);
+        painter.setCompositionMode(QPainter::CompositionMode_SourceOver);
+    }
     painter.setRenderHint(QPainter::Antialiasing);
     legend_bar_ = QRect();
     if (!gl_error_.isEmpty())

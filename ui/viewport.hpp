@@ -8,6 +8,7 @@
 #include "orbis/render/edit_preview.hpp"
 #include "orbis/render/gl/gl_renderer.hpp"
 #include "orbis/render/picking.hpp"
+#include "orbis/render/picture_cache.hpp"
 #include "orbis/render/scene.hpp"
 
 #include <QColor>
@@ -97,6 +98,12 @@ public:
     const std::vector<Overlay_key_line>& overlay_key() const { return overlay_key_; }
     /// Why the shown layer colours nothing, or empty.
     const std::string& layer_error() const { return layer_error_; }
+    /// Pictures of World states drawn before, shown at once when set_world() goes back to one
+    /// of them from the same place with the same options (see render::Picture_cache).
+    render::Picture_cache& pictures() { return pictures_; }
+    /// True while the view shows a kept picture of the world instead of drawing its scene (until
+    /// the scene is built, the view moves or the options change).
+    bool showing_picture() const;
     /// What the last upload sent to the GPU.
     const render::gl::Upload_stats& last_upload() const { return last_upload_; }
     /// Why OpenGL could not start, or empty when it works.
@@ -166,6 +173,10 @@ private:
     void draw_message(QPainter& painter, const QString& text);
     void release_gl();
     const World* picked_world() const;
+    // Where a picture of the view is taken from now.
+    render::View_place place() const;
+    // Reads the framebuffer just drawn into pictures_, for shown_ and options_.
+    void keep_picture();
 
     std::optional<World> world_;
     render::View_options options_;
@@ -206,6 +217,12 @@ private:
     std::optional<Hover> hover_;
     std::vector<glm::vec3> selection_segments_; // kept to set again on a new GL context
     std::vector<glm::vec3> selection_points_;
+
+    render::Picture_cache pictures_;
+    std::shared_ptr<const render::Picture> picture_; // shown instead of the scene while set
+    render::View_options picture_options_;           // the options picture_ was found for
+    render::View_place picture_place_;               // and the place
+    bool keep_picture_ = false;                      // the next frame goes into pictures_
 };
 
 } // namespace orbis::ui

@@ -120,8 +120,17 @@ void Viewport::set_world(const World& world, bool reset_camera) {
     // A state drawn before from here (a kept timeline step, a run undone) is shown at once,
     // while its scene is built again for turning, picking and editing.
     picture_.reset();
-    if (!reset_camera_on_ready_ && !renderer_.has_overlays() && !hover_)
+    if (!reset_camera_on_ready_ && renderer_.initialized())
         picture_ = pictures_.find(render::world_stamp(*world_), options_, place());
+    if (picture_ && hover_) {
+        // The highlight marks an element of the state left behind: it goes, as it would when
+        // the new scene arrives, and comes back with the next move over the new one.
+        makeCurrent();
+        renderer_.set_highlight({}, {}, highlight_colour);
+        doneCurrent();
+        hover_.reset();
+    }
+    if (renderer_.has_overlays()) picture_.reset(); // a selection or a tool's preview
     if (picture_) {
         picture_options_ = options_;
         picture_place_ = place();
@@ -143,6 +152,8 @@ bool Viewport::showing_picture() const {
 void Viewport::keep_picture() {
     const int w = place().width, h = place().height;
     if (w <= 0 || h <= 0 || format().samples() > 0) return;
+    render::World_stamp stamp = render::world_stamp(*shown_);
+    if (pictures_.find(stamp, options_, place())) return; // a scrub back: the same pixels
     auto picture = std::make_shared<render::Picture>();
     picture->width = w;
     picture->height = h;
@@ -160,7 +171,7 @@ void Viewport::keep_picture() {
         std::copy(b, b + row, a);
         std::copy(line.data(), line.data() + row, b);
     }
-    pictures_.put(render::world_stamp(*shown_), options_, place(), std::move(picture));
+    pictures_.put(std::move(stamp), options_, place(), std::move(picture));
 }
 
 void Viewport::set_world(const World& world, const World_delta& delta) {
@@ -594,7 +605,9 @@ void Viewport::update_hover(QPoint at, Qt::KeyboardModifiers modifiers) {
                 points.push_back(glm::vec3(position_of(*world, h->vertex)));
             }
         }
-        if (renderer_.initialized()) {
+        // Over a kept picture the highlight waits for the scene: drawing it would need the
+        // scene of the step before, which would flash back into view.
+        if (renderer_.initialized() && !showing_picture()) {
             makeCurrent();
             renderer_.set_highlight(segments, points, highlight_colour);
             doneCurrent();

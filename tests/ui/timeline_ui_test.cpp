@@ -20,6 +20,7 @@
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPushButton>
 #include <QSlider>
 #include <QTest>
@@ -220,8 +221,25 @@ TEST_F(Timeline_ui_test, ScrubShowsAKeptStepsPictureAtOnceAndItIsTheScene) {
         EXPECT_GT(planet_pixels(scene), 1000);
         EXPECT_TRUE(picture == scene) << "the picture is exactly the scene, step " << target;
     }
-    // A view that moved has no pictures: scrubbing draws the scene built again.
+    // The cursor over the planet: its highlight goes with the state it marked, and moves over
+    // the picture wait for the scene instead of drawing the step before.
     const QPoint centre = view->rect().center();
+    QTest::mouseMove(view, centre);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return view->hover().has_value(); }, patience_ms));
+    slider->setValue(1);
+    EXPECT_TRUE(view->showing_picture());
+    // Sent, not posted: no event loop runs, so the scene cannot arrive meanwhile.
+    QMouseEvent move(QEvent::MouseMove, QPointF(centre + QPoint(3, 2)), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(view, &move);
+    EXPECT_TRUE(view->showing_picture()) << "no highlight drawn over a picture";
+    settle();
+    QMouseEvent back(QEvent::MouseMove, QPointF(centre), Qt::NoButton, Qt::NoButton,
+                     Qt::NoModifier);
+    QApplication::sendEvent(view, &back);
+    EXPECT_TRUE(view->hover().has_value()) << "the scene picks again";
+
+    // A view that moved has no pictures: scrubbing draws the scene built again.
     QTest::mousePress(view, Qt::LeftButton, {}, centre);
     QTest::mouseMove(view, centre + QPoint(40, 10));
     QTest::mouseRelease(view, Qt::LeftButton, {}, centre + QPoint(40, 10));

@@ -134,8 +134,8 @@ void Viewport::set_world(const World& world, bool reset_camera) {
     if (picture_) {
         picture_options_ = options_;
         picture_place_ = place();
+        update(); // otherwise the frame on screen stays until the scene is ready
     }
-    update();
 }
 
 render::View_place Viewport::place() const {

@@ -7,14 +7,17 @@
 #include "orbis/core/layer_info.hpp"
 #include "orbis/gen/water_readout.hpp"
 #include "orbis/render/first_view.hpp"
+#include "orbis/render/gl/offscreen_picture.hpp"
 #include "orbis/render/ticks.hpp"
 
 #include <QKeyEvent>
 #include <QLinearGradient>
 #include <QMouseEvent>
+#include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QPainter>
+#include <QTimer>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -76,19 +79,38 @@ struct Viewport::Build_result {
     bool whole = false; // built without a delta: another World state, not an edit of the last
 };
 
+struct Viewport::Prefetched {
+    render::World_stamp stamp;
+    render::View_options options;
+    render::View_place place;
+    std::shared_ptr<const render::Picture> picture;
+};
+
+// A view is idle when it drew nothing for this long.
+constexpr int idle_ms = 300;
+// The largest world drawn ahead (see prefetch_next).
+constexpr std::uint32_t prefetch_max_vertices = 2'500'000;
+
 Viewport::Viewport(QWidget* parent)
     : QOpenGLWidget(parent)
     , builder_(std::make_unique<render::Scene_builder>())
-    , watcher_(new QFutureWatcher<std::shared_ptr<Build_result>>(this)) {
+    , watcher_(new QFutureWatcher<std::shared_ptr<Build_result>>(this))
+    , idle_(new QTimer(this))
+    , prefetch_watcher_(new QFutureWatcher<std::shared_ptr<Prefetched>>(this)) {
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
     connect(watcher_, &QFutureWatcherBase::finished, this, &Viewport::scene_built);
+    idle_->setSingleShot(true);
+    idle_->setInterval(idle_ms);
+    connect(idle_, &QTimer::timeout, this, &Viewport::prefetch_next);
+    connect(prefetch_watcher_, &QFutureWatcherBase::finished, this, &Viewport::prefetched);
 }
 
 Viewport::~Viewport() {
-    // The worker uses builder_; it must finish before the builder goes.
+    // The workers use builder_ and surface_; they must finish before those go.
     watcher_->waitForFinished();
+    prefetch_watcher_->waitForFinished();
     release_gl();
 }
 
@@ -149,29 +171,79 @@ bool Viewport::showing_picture() const {
            picture_place_.same_as(place()) && !renderer_.has_overlays();
 }
 
-void Viewport::keep_picture() {
-    const int w = place().width, h = place().height;
-    if (w <= 0 || h <= 0 || format().samples() > 0) return;
-    render::World_stamp stamp = render::world_stamp(*shown_);
-    if (pictures_.find(stamp, options_, place())) return; // a scrub back: the same pixels
-    auto picture = std::make_shared<render::Picture>();
-    picture->width = w;
-    picture->height = h;
-    picture->pixels.resize(std::size_t(w) * std::size_t(h) * 4);
-    QOpenGLFunctions* gl = context()->functions();
-    gl->glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    gl->glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, picture->pixels.data());
-    // OpenGL's rows run from the bottom: turn them over.
-    const std::size_t row = std::size_t(w) * 4;
-    std::vector<std::uint8_t> line(row);
-    for (int y = 0; y < h / 2; ++y) {
-        std::uint8_t* a = picture->pixels.data() + std::size_t(y) * row;
-        std::uint8_t* b = picture->pixels.data() + std::size_t(h - 1 - y) * row;
-        std::copy(a, a + row, line.data());
-        std::copy(b, b + row, a);
-        std::copy(line.data(), line.data() + row, b);
+bool Viewport::can_keep_picture() const {
+    return !scene_pending() && !renderer_.has_overlays() && !hover_ && format().samples() <= 0;
+}
+
+bool Viewport::has_picture(const World& world) const {
+    return pictures_.has(render::world_stamp(world), options_, place());
+}
+
+void Viewport::set_prefetch(std::vector<World> states) {
+    prefetch_ = std::move(states);
+    if (!prefetch_.empty()) idle_->start();
+}
+
+void Viewport::prefetch_next() {
+    if (prefetch_.empty() || prefetching_ || scene_pending() || dragging_ != Qt::NoButton ||
+        !renderer_.initialized() || !shown_ || !surface_ || !isVisible())
+        return;
+    const render::View_place here = place();
+    const render::World_stamp shown = render::world_stamp(*shown_);
+    if (!pictures_.find(shown, options_, here) && can_keep_picture()) {
+        // The state on screen first: its next frame is its picture. The frame restarts the
+        // idle timer, which comes back here for the others.
+        keep_picture_ = true;
+        update();
+        return;
     }
-    pictures_.put(std::move(stamp), options_, place(), std::move(picture));
+    for (const World& state : prefetch_) {
+        // A second scene of a larger world would cost what the editor's memory target allows
+        // for the whole of it (about 1.2 GB at 10M).
+        if (state.mesh().vertex_count() > prefetch_max_vertices) continue;
+        render::World_stamp stamp = render::world_stamp(state);
+        if (stamp == shown || pictures_.find(stamp, options_, here)) continue;
+        prefetching_ = true;
+        auto job = [surface = surface_, state, stamp = std::move(stamp), options = options_,
+                    camera = camera_, here]() {
+            auto done = std::make_shared<Prefetched>();
+            done->picture = render::gl::draw_offscreen_picture(*surface, state, options, camera,
+                                                               background, here.width, here.height);
+            done->stamp = stamp;
+            done->options = options;
+            done->place = here;
+            return done;
+        };
+        prefetch_watcher_->setFuture(QtConcurrent::run(job));
+        return;
+    }
+}
+
+void Viewport::prefetched() {
+    if (!prefetching_ || prefetch_watcher_->future().resultCount() == 0) return;
+    prefetching_ = false;
+    const std::shared_ptr<Prefetched> done = prefetch_watcher_->future().result();
+    prefetch_watcher_->setFuture(QFuture<std::shared_ptr<Prefetched>>());
+    // Drawn for a view that has not moved since: keep it, and go on to the next.
+    if (done->picture && done->options == options_ && done->place.same_as(place())) {
+        pictures_.put(done->stamp, done->options, done->place, done->picture);
+        prefetch_next();
+        return;
+    }
+    // Not drawn (no context on a worker, a refused layer): not tried again.
+    if (!done->picture)
+        std::erase_if(prefetch_,
+                      [&](const World& w) { return render::world_stamp(w) == done->stamp; });
+    idle_->start();
+}
+
+void Viewport::keep_picture() {
+    const render::View_place here = place();
+    if (here.width <= 0 || here.height <= 0 || format().samples() > 0) return;
+    render::World_stamp stamp = render::world_stamp(*shown_);
+    if (pictures_.find(stamp, options_, here)) return; // a scrub back: the same pixels
+    pictures_.put(std::move(stamp), options_, here,
+                  render::gl::read_picture(*context()->functions(), here.width, here.height));
 }
 
 void Viewport::set_world(const World& world, const World_delta& delta) {
@@ -346,6 +418,12 @@ void Viewport::initializeGL() {
     } catch (const std::exception& e) {
         gl_error_ = QString::fromStdString(e.what());
     }
+    if (renderer_.initialized() && !surface_ && QOpenGLContext::supportsThreadedOpenGL()) {
+        // Prefetched pictures are drawn on workers, in contexts of the same format on this.
+        surface_ = new QOffscreenSurface(nullptr, this);
+        surface_->setFormat(context()->format());
+        surface_->create();
+    }
     if (renderer_.initialized() && !selection_segments_.empty())
         renderer_.set_overlay(render::gl::Gl_renderer::Overlay::selection, selection_segments_,
                               selection_points_, {0.3f, 0.95f, 1.0f, 1.0f});
@@ -364,8 +442,7 @@ void Viewport::paintGL() {
     } else if (renderer_.initialized() && shown_) {
         renderer_.draw(camera_, options_.lighting, background);
         // Only a frame of exactly the current state, with nothing drawn over the scene.
-        if (keep_picture_ && !scene_pending() && !renderer_.has_overlays() && !hover_)
-            keep_picture();
+        if (keep_picture_ && can_keep_picture()) keep_picture();
         keep_picture_ = false;
     } else {
         QOpenGLFunctions* gl = context()->functions();
@@ -389,6 +466,7 @@ void Viewport::paintGL() {
     else if (legend_.visible)
         draw_legend(painter);
     if (shown_ && gl_error_.isEmpty() && !overlay_key_.empty()) draw_overlay_key(painter);
+    if (!prefetch_.empty()) idle_->start();
 }
 
 void Viewport::draw_overlay_key(QPainter& painter) {

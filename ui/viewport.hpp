@@ -16,6 +16,9 @@
 #include <QOpenGLWidget>
 #include <QPoint>
 
+class QOffscreenSurface;
+class QTimer;
+
 #include <memory>
 #include <optional>
 #include <string>
@@ -104,6 +107,16 @@ public:
     /// True while the view shows a kept picture of the world instead of drawing its scene (until
     /// the scene is built, the view moves or the options change).
     bool showing_picture() const;
+    /// States to have pictures of before they are shown, nearest first (the timeline's steps
+    /// next to the one shown); an empty list stops. While the view is idle (no frame for a
+    /// moment, no scene being built, no drag), the shown state's next frame is kept, then each
+    /// listed state without a picture from here is drawn on a worker thread in an OpenGL context
+    /// of its own, one at a time.
+    void set_prefetch(std::vector<World> states);
+    /// Whether a picture of `world` with the current options from the current place is kept.
+    bool has_picture(const World& world) const;
+    /// True while a state of set_prefetch() is being drawn.
+    bool prefetching() const { return prefetching_; }
     /// What the last upload sent to the GPU.
     const render::gl::Upload_stats& last_upload() const { return last_upload_; }
     /// Why OpenGL could not start, or empty when it works.
@@ -177,6 +190,12 @@ private:
     render::View_place place() const;
     // Reads the framebuffer just drawn into pictures_, for shown_ and options_.
     void keep_picture();
+    // Whether a frame drawn now could be kept as the shown state's picture.
+    bool can_keep_picture() const;
+    struct Prefetched;
+    // Starts drawing the next state of prefetch_ that has no picture, when idle.
+    void prefetch_next();
+    void prefetched();
 
     std::optional<World> world_;
     render::View_options options_;
@@ -223,6 +242,11 @@ private:
     render::View_options picture_options_;           // the options picture_ was found for
     render::View_place picture_place_;               // and the place
     bool keep_picture_ = false;                      // the next frame goes into pictures_
+    std::vector<World> prefetch_;
+    QOffscreenSurface* surface_ = nullptr; // for the workers' contexts; made on the GUI thread
+    QTimer* idle_ = nullptr;               // fires when no frame was drawn for a moment
+    QFutureWatcher<std::shared_ptr<Prefetched>>* prefetch_watcher_ = nullptr;
+    bool prefetching_ = false;
 };
 
 } // namespace orbis::ui

@@ -101,12 +101,14 @@ TEST(Picture_cache, FindsOnlyTheSameStateOptionsAndPlace) {
     cache.put(world_stamp(b), options, place, picture(64, 48, 2));
     ASSERT_EQ(cache.count(), 2u);
     EXPECT_EQ(cache.bytes(), 2u * 64 * 48 * 4);
+    EXPECT_TRUE(cache.has(world_stamp(a), options, place));
     EXPECT_EQ(cache.find(world_stamp(World(a)), options, place)->pixels[0], 1);
     EXPECT_EQ(cache.find(world_stamp(b), options, place)->pixels[0], 2);
 
     View_options other = options;
     other.wireframe = true;
     EXPECT_EQ(cache.find(world_stamp(a), other, place), nullptr);
+    EXPECT_FALSE(cache.has(world_stamp(a), other, place));
     EXPECT_EQ(cache.find(world_stamp(a), options, place_of(64, 49)), nullptr);
     World c = a;
     {

@@ -248,8 +248,29 @@ TEST_F(Timeline_ui_test, ScrubShowsAKeptStepsPictureAtOnceAndItIsTheScene) {
     settle();
     const QImage turned = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
     EXPECT_GT(planet_pixels(turned), 1000);
-    slider->setValue(2);
-    EXPECT_FALSE(view->showing_picture()) << "step 2 was never seen from here";
+    EXPECT_FALSE(view->has_picture(dock()->kept().world_at(2))) << "never seen from here";
+
+    // Idle, the view draws the steps next to the one shown from where it is now, on a worker
+    // in a context of its own; they are the pictures the view's own frames would be.
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return view->has_picture(dock()->kept().world_at(2)) &&
+                   view->has_picture(dock()->kept().world_at(0));
+        },
+        patience_ms));
+    for (const int target : {2, 0}) {
+        slider->setValue(target);
+        EXPECT_TRUE(view->showing_picture()) << "step " << target;
+        const QImage picture = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        settle();
+        const QImage scene = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
+        EXPECT_GT(planet_pixels(scene), 1000);
+        EXPECT_TRUE(picture == scene) << "drawn ahead: step " << target;
+        if (picture != scene) {
+            picture.save(testing::screenshot_path("scrub_prefetched_picture"));
+            scene.save(testing::screenshot_path("scrub_prefetched_scene"));
+        }
+    }
 }
 
 TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
@@ -290,6 +311,36 @@ TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
                   << (ms == &picture_ms ? "picture" : "scene") << ": median "
                   << (*ms)[ms->size() / 2] << " ms, fastest " << ms->front() << " ms, slowest "
                   << ms->back() << " ms\n";
+    }
+    // The view turned: how long until the idle view has drawn the steps next to the shown
+    // one, and a scrub to each of them.
+    Viewport* view = window_->viewport();
+    const QPoint centre = view->rect().center();
+    QTest::mousePress(view, Qt::LeftButton, {}, centre);
+    QTest::mouseMove(view, centre + QPoint(40, 10));
+    QTest::mouseRelease(view, Qt::LeftButton, {}, centre + QPoint(40, 10));
+    slider->setValue(1);
+    settle();
+    (void)view->grabFramebuffer();
+    QElapsedTimer ahead;
+    ahead.start();
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return view->has_picture(dock()->kept().world_at(0)) &&
+                   view->has_picture(dock()->kept().world_at(2));
+        },
+        patience_ms));
+    std::cout << "[ scrub ] after a turn, both neighbours drawn ahead in "
+              << double(ahead.nsecsElapsed()) / 1e6 << " ms\n";
+    for (const int target : {2, 0}) {
+        QElapsedTimer clock;
+        clock.start();
+        slider->setValue(target);
+        (void)view->grabFramebuffer();
+        std::cout << "[ scrub ] to step " << target
+                  << " drawn ahead: " << double(clock.nsecsElapsed()) / 1e6 << " ms\n";
+        EXPECT_TRUE(view->showing_picture());
+        settle();
     }
 }
 

@@ -364,6 +364,16 @@ std::optional<QString> Timeline_dock::rift(std::int32_t plate) {
     return std::nullopt;
 }
 
+std::vector<World> Timeline_dock::steps_near_shown(std::size_t reach) const {
+    std::vector<World> near;
+    if (!current()) return near;
+    for (std::size_t d = 1; d <= reach; ++d) {
+        if (shown_ + d < timeline_.count()) near.push_back(timeline_.world_at(shown_ + d));
+        if (d <= shown_) near.push_back(timeline_.world_at(shown_ - d));
+    }
+    return near;
+}
+
 void Timeline_dock::show_step(std::size_t index) {
     if (!current() || index >= timeline_.count()) return;
     pause();

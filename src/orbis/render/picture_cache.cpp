@@ -59,6 +59,13 @@ std::shared_ptr<const Picture> Picture_cache::find(const World_stamp& world,
     return nullptr;
 }
 
+bool Picture_cache::has(const World_stamp& world, const View_options& options,
+                        const View_place& place) const {
+    if (!(options == options_) || !place.same_as(place_)) return false;
+    return std::any_of(entries_.begin(), entries_.end(),
+                       [&](const Entry& e) { return e.world == world; });
+}
+
 void Picture_cache::put(World_stamp world, const View_options& options, const View_place& place,
                         std::shared_ptr<const Picture> picture) {
     if (!picture) return;

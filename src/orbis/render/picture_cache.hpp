@@ -83,6 +83,8 @@ public:
     /// O(pictures kept) comparisons of stamps.
     std::shared_ptr<const Picture> find(const World_stamp& world, const View_options& options,
                                         const View_place& place);
+    /// Whether find() would give a picture (without marking it used).
+    bool has(const World_stamp& world, const View_options& options, const View_place& place) const;
     /// Keeps `picture` of `world` with `options` from `place`. Pictures of any other options
     /// or place are given up first (a view that moved will not come back to the same pixel),
     /// then the least recently used until the budget holds. A picture larger than the budget is

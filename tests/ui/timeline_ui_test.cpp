@@ -120,6 +120,7 @@ TEST_F(Timeline_ui_test, PlayPauseScrubUndoAndRedoAreExact) {
     EXPECT_TRUE(dock()->playing());
     EXPECT_FALSE(window_->live_water().enabled()) << "no water every step while playing";
     ASSERT_TRUE(wait_for_kept(run_steps + 1)) << "stopped at " << dock()->kept().count();
+    EXPECT_TRUE(dock()->steps_near_shown(2).empty()) << "no step drawn ahead while playing";
     auto* play = dock()->findChild<QPushButton*>("timeline_play");
     EXPECT_EQ(play->text(), "Pause");
     QTest::mouseClick(play, Qt::LeftButton);
@@ -165,6 +166,14 @@ TEST_F(Timeline_ui_test, PlayPauseScrubUndoAndRedoAreExact) {
     EXPECT_EQ(dock()->kept().step_at(dock()->shown()), 100);
     const QImage middle = screenshot("timeline_step_100");
     EXPECT_GT(planet_pixels(middle), 1000);
+    // What the view draws ahead while idle: the nearest steps, the later one first.
+    const std::size_t at = dock()->shown();
+    const std::vector<World> near = dock()->steps_near_shown(2);
+    ASSERT_EQ(near.size(), 4u);
+    EXPECT_TRUE(near[0] == dock()->kept().world_at(at + 1));
+    EXPECT_TRUE(near[1] == dock()->kept().world_at(at - 1));
+    EXPECT_TRUE(near[2] == dock()->kept().world_at(at + 2));
+    EXPECT_TRUE(near[3] == dock()->kept().world_at(at - 2));
     slider->setValue(0);
     EXPECT_TRUE(world() == start) << "step 0 is the world before the run";
     EXPECT_EQ(undo_count(), steps_before + 1) << "scrubbing adds no step";

@@ -366,7 +366,8 @@ std::optional<QString> Timeline_dock::rift(std::int32_t plate) {
 
 std::vector<World> Timeline_dock::steps_near_shown(std::size_t reach) const {
     std::vector<World> near;
-    if (!current()) return near;
+    // While playing, the cores belong to the steps still to come.
+    if (!current() || playing_) return near;
     for (std::size_t d = 1; d <= reach; ++d) {
         if (shown_ + d < timeline_.count()) near.push_back(timeline_.world_at(shown_ + d));
         if (d <= shown_) near.push_back(timeline_.world_at(shown_ - d));

@@ -81,7 +81,7 @@ public:
     /// True while the document shows a step of the run (the slider works).
     bool current() const;
     /// The kept steps within `reach` of the one shown, nearest first (later before earlier at
-    /// the same distance); none while the document shows no step of the run.
+    /// the same distance); none while playing or while the document shows no step of the run.
     std::vector<World> steps_near_shown(std::size_t reach) const;
     /// The label under the slider ("step 12 of 40, t = 12 My").
     QString label_text() const;

@@ -17,6 +17,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLFunctions>
 #include <QPainter>
+#include <QThreadPool>
 #include <QTimer>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -96,7 +97,11 @@ Viewport::Viewport(QWidget* parent)
     , builder_(std::make_unique<render::Scene_builder>())
     , watcher_(new QFutureWatcher<std::shared_ptr<Build_result>>(this))
     , idle_(new QTimer(this))
-    , prefetch_watcher_(new QFutureWatcher<std::shared_ptr<Prefetched>>(this)) {
+    , prefetch_watcher_(new QFutureWatcher<std::shared_ptr<Prefetched>>(this))
+    , prefetch_pool_(std::make_unique<QThreadPool>()) {
+    // A thread of its own: a picture drawn ahead never keeps a scene build waiting for one of
+    // the global pool's threads, and the destructor never runs a job that had not started.
+    prefetch_pool_->setMaxThreadCount(1);
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
@@ -197,7 +202,13 @@ void Viewport::prefetch_next() {
         update();
         return;
     }
-    for (const World& state : prefetch_) {
+    // No more states than the cache holds besides the shown one's picture: each would push out
+    // another, to be drawn again.
+    const std::size_t fits =
+        pictures_.budget() / (std::size_t(here.width) * std::size_t(here.height) * 4);
+    const std::size_t ahead = std::min(prefetch_.size(), fits > 1 ? fits - 1 : 0);
+    for (std::size_t i = 0; i < ahead; ++i) {
+        const World& state = prefetch_[i];
         // A second scene of a larger world would cost what the editor's memory target allows
         // for the whole of it (about 1.2 GB at 10M).
         if (state.mesh().vertex_count() > prefetch_max_vertices) continue;
@@ -214,7 +225,7 @@ void Viewport::prefetch_next() {
             done->place = here;
             return done;
         };
-        prefetch_watcher_->setFuture(QtConcurrent::run(job));
+        prefetch_watcher_->setFuture(QtConcurrent::run(prefetch_pool_.get(), job));
         return;
     }
 }
@@ -368,7 +379,8 @@ void Viewport::scene_built() {
         shown_.reset();
     } else {
         shown_ = result->world;
-        picture_.reset();
+        // A build for a state left since draws that state, not the picture of the current one.
+        if (!build_again_) picture_.reset();
         // The first frame of another state is kept as a picture, unless one is kept already.
         keep_picture_ = result->whole;
         if (result->picker) {
@@ -655,7 +667,9 @@ std::optional<Hover> Viewport::hover_at(QPoint at) const {
 }
 
 void Viewport::update_hover(QPoint at, Qt::KeyboardModifiers modifiers) {
-    std::optional<Hover> h = hover_at(at);
+    // Over a picture only picks in the pictured state say what is seen.
+    std::optional<Hover> h =
+        showing_picture() && !picker_serves_world_ ? std::nullopt : hover_at(at);
     const bool same = h && hover_ && h->vertex == hover_->vertex && h->face == hover_->face &&
                       h->edge == hover_->edge && h->pick.face == hover_->pick.face;
     if (!same) {

@@ -17,6 +17,7 @@
 #include <QPoint>
 
 class QOffscreenSurface;
+class QThreadPool;
 class QTimer;
 
 #include <memory>
@@ -246,6 +247,7 @@ private:
     QOffscreenSurface* surface_ = nullptr; // for the workers' contexts; made on the GUI thread
     QTimer* idle_ = nullptr;               // fires when no frame was drawn for a moment
     QFutureWatcher<std::shared_ptr<Prefetched>>* prefetch_watcher_ = nullptr;
+    std::unique_ptr<QThreadPool> prefetch_pool_;
     bool prefetching_ = false;
 };
 

@@ -84,6 +84,20 @@ protected:
     std::unique_ptr<Main_window> window_;
 };
 
+// Turns `view` by a left drag from its centre. The events are sent, not posted: QTest's
+// mouseMove only moves the cursor, and the window system's motion could come after the release.
+void turn(Viewport* view) {
+    const QPointF from(view->rect().center()), to = from + QPointF(40, 10);
+    QMouseEvent press(QEvent::MouseButtonPress, from, Qt::LeftButton, Qt::LeftButton,
+                      Qt::NoModifier);
+    QMouseEvent move(QEvent::MouseMove, to, Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent release(QEvent::MouseButtonRelease, to, Qt::LeftButton, Qt::NoButton,
+                        Qt::NoModifier);
+    QApplication::sendEvent(view, &press);
+    QApplication::sendEvent(view, &move);
+    QApplication::sendEvent(view, &release);
+}
+
 // Pixels of `image` that differ from its corner (the background): the planet.
 int planet_pixels(const QImage& image) {
     const QRgb background = image.pixel(2, 2);
@@ -249,9 +263,7 @@ TEST_F(Timeline_ui_test, ScrubShowsAKeptStepsPictureAtOnceAndItIsTheScene) {
     EXPECT_TRUE(view->hover().has_value()) << "the scene picks again";
 
     // A view that moved has no pictures: scrubbing draws the scene built again.
-    QTest::mousePress(view, Qt::LeftButton, {}, centre);
-    QTest::mouseMove(view, centre + QPoint(40, 10));
-    QTest::mouseRelease(view, Qt::LeftButton, {}, centre + QPoint(40, 10));
+    turn(view);
     slider->setValue(1);
     EXPECT_FALSE(view->showing_picture());
     settle();
@@ -324,10 +336,7 @@ TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
     // The view turned: how long until the idle view has drawn the steps next to the shown
     // one, and a scrub to each of them.
     Viewport* view = window_->viewport();
-    const QPoint centre = view->rect().center();
-    QTest::mousePress(view, Qt::LeftButton, {}, centre);
-    QTest::mouseMove(view, centre + QPoint(40, 10));
-    QTest::mouseRelease(view, Qt::LeftButton, {}, centre + QPoint(40, 10));
+    turn(view);
     slider->setValue(1);
     settle();
     (void)view->grabFramebuffer();

@@ -16,6 +16,8 @@
 #include <cstdint>
 #include <limits>
 #include <numbers>
+#include <queue>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -152,6 +154,64 @@ TEST(Geodesic, DijkstraOverEdgesIsSlightlyLongerThanTheGreatCircle) {
     World world =
         orbis::gen::make_sphere_world(orbis::gen::Fibonacci_params{20000, radius, 0.5f, 7});
     EXPECT_EQ(orbis::gen::geodesic_distances_from(world, radius, sources), d);
+}
+
+// Dijkstra's algorithm as textbooks give it (binary heap), the reference for the bucketed walk.
+std::vector<double> reference_distances(const Mesh& m, const std::vector<glm::vec3>& positions,
+                                        double radius, const std::vector<std::uint32_t>& sources,
+                                        double max_distance) {
+    std::vector<double> d(m.vertex_slots(), std::numeric_limits<double>::infinity());
+    using Entry = std::pair<double, std::uint32_t>;
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+    for (const std::uint32_t s : sources) {
+        d[s] = 0;
+        heap.emplace(0.0, s);
+    }
+    while (!heap.empty()) {
+        const auto [dv, v] = heap.top();
+        heap.pop();
+        if (dv > d[v]) continue;
+        const glm::dvec3 p(positions[v]);
+        for (const Vertex n : Vertex(v).neighbors(m)) {
+            const std::uint32_t k = n.index();
+            const glm::dvec3 q(positions[k]);
+            const double through =
+                dv + radius * std::atan2(glm::length(glm::cross(p, q)), glm::dot(p, q));
+            if (through < d[k] && through <= max_distance) {
+                d[k] = through;
+                heap.emplace(through, k);
+            }
+        }
+    }
+    return d;
+}
+
+TEST(Geodesic, DistancesAreDijkstrasToTheLastBitOnUnevenEdges) {
+    // Points pulled at random towards their neighbours make edges from a hundredth of the
+    // spacing to twice it: many shorter than the walk's buckets, which then file vertices again.
+    constexpr float radius = 6371.f;
+    auto s = sphere(20000, radius);
+    Random_stream random(99, "uneven edges");
+    std::vector<glm::vec3> moved = s.positions;
+    for (const Vertex v : s.mesh.vertices()) {
+        const Vertex n = *Vertex(v).neighbors(s.mesh).begin();
+        const float t = float(random.uniform());
+        moved[v.index()] = glm::normalize(glm::mix(s.positions[v.index()], s.positions[n.index()],
+                                                   0.99f * t * t)) *
+                           radius;
+    }
+    std::vector<std::uint32_t> sources;
+    for (std::uint32_t i = 0; i < 40; ++i)
+        sources.push_back(std::uint32_t(random.uniform() * 19999.0));
+    for (const double reach : {300.0, 2000.0, std::numeric_limits<double>::infinity()}) {
+        const auto expected = reference_distances(s.mesh, moved, radius, sources, reach);
+        EXPECT_EQ(orbis::gen::geodesic_distances_from(s.mesh, moved, radius, sources, reach),
+                  expected)
+            << "reach " << reach;
+    }
+    // No sources: nothing is reached.
+    const auto none = orbis::gen::geodesic_distances_from(s.mesh, moved, radius, {});
+    EXPECT_TRUE(std::all_of(none.begin(), none.end(), [](double d) { return std::isinf(d); }));
 }
 
 TEST(Cell_area, PositiveAndSumToTheSphere) {

@@ -174,13 +174,18 @@ TEST(DelaunayModule, LawsonFlipsMakeTheFlipsOfDecidingEveryEdgeInTurn) {
         jiggle(world, distance, 7);
         const auto p = positions_of(world);
         World reference = world.deep_copy();
-        Lawson_result got, expected;
+        World all = world.deep_copy(); // the overload that starts from every edge itself
+        Lawson_result got, got_all, expected;
         {
             auto lock = world.lock_mesh();
             std::vector<Edge> edges;
             for (const Edge e : lock->edges())
                 edges.push_back(e);
             got = lawson_flips(lock, p, std::move(edges));
+        }
+        {
+            auto lock = all.lock_mesh();
+            got_all = lawson_flips(lock, p);
         }
         {
             auto lock = reference.lock_mesh();
@@ -190,6 +195,9 @@ TEST(DelaunayModule, LawsonFlipsMakeTheFlipsOfDecidingEveryEdgeInTurn) {
         EXPECT_EQ(got.flips, expected.flips) << distance;
         EXPECT_EQ(got.blocked, expected.blocked) << distance;
         EXPECT_TRUE(world.mesh() == reference.mesh()) << distance;
+        EXPECT_EQ(got_all.flips, expected.flips) << distance;
+        EXPECT_EQ(got_all.blocked, expected.blocked) << distance;
+        EXPECT_TRUE(all.mesh() == reference.mesh()) << distance;
     }
 }
 

@@ -65,14 +65,6 @@ Flip_decision decide(std::span<const glm::vec3> p, std::span<const glm::dvec3> u
                        [&] { return violates(p, unit, q); });
 }
 
-std::vector<Edge> all_edges(const Mesh& m) {
-    std::vector<Edge> edges;
-    edges.reserve(m.edge_count());
-    for (const Edge e : m.edges())
-        edges.push_back(e);
-    return edges;
-}
-
 } // namespace
 
 Flip_decision lawson_decision(const glm::vec3& a, const glm::vec3& b, const glm::vec3& c,
@@ -103,23 +95,17 @@ std::size_t count_non_delaunay_edges(const Mesh& mesh, std::span<const glm::vec3
     return count;
 }
 
-Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> edges) {
+namespace {
+
+// Lawson's loop from `stack` (distinct live primal base edges, each marked in `queued`).
+Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> stack,
+                        std::vector<bool> queued) {
     Scratch_vector<glm::dvec3> unit(p.size());
     parallel_ranges(static_cast<std::uint32_t>(p.size()),
                     [&](std::uint32_t begin, std::uint32_t end, unsigned) {
                         for (std::uint32_t i = begin; i < end; ++i)
                             unit[i] = p[i] != glm::vec3(0) ? unit_direction(p[i]) : glm::dvec3(0);
                     });
-    // One mark per quad-edge, so each edge waits in the stack at most once.
-    std::vector<bool> queued(lock->edge_slots() / 2, false);
-    std::vector<Edge> stack;
-    stack.reserve(edges.size());
-    for (const Edge e : edges) {
-        const Edge b = e.base();
-        if (b.is_dual() || !lock->contains(b) || queued[b.quad_index()]) continue;
-        queued[b.quad_index()] = true;
-        stack.push_back(b);
-    }
     // Most edges stay as they are. Their verdicts on the unchanged mesh are found first, on two
     // threads; the loop below then skips an edge whose verdict was keep unless a flip has since
     // changed its quad (a flip marks the four edges around it), which visits the edges in the
@@ -170,6 +156,36 @@ Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::v
     return result;
 }
 
+} // namespace
+
+Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> edges) {
+    // One mark per quad-edge, so each edge waits in the stack at most once.
+    std::vector<bool> queued(lock->edge_slots() / 2, false);
+    std::vector<Edge> stack;
+    stack.reserve(edges.size());
+    for (const Edge e : edges) {
+        const Edge b = e.base();
+        if (b.is_dual() || !lock->contains(b) || queued[b.quad_index()]) continue;
+        queued[b.quad_index()] = true;
+        stack.push_back(b);
+    }
+    return flip_from(lock, p, std::move(stack), std::move(queued));
+}
+
+Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p) {
+    // The mesh's edges are live and distinct: no checks, and no list of them to copy.
+    const Mesh& m = *lock;
+    std::vector<bool> queued(m.edge_slots() / 2, false);
+    std::vector<Edge> stack;
+    stack.reserve(m.edge_count());
+    for (const Edge e : m.edges()) {
+        const Edge b = e.base();
+        queued[b.quad_index()] = true;
+        stack.push_back(b);
+    }
+    return flip_from(lock, p, std::move(stack), std::move(queued));
+}
+
 std::string_view Delaunay_module::description() const {
     return "restores the Delaunay condition after vertices moved, by edge flips (Lawson) with "
            "exact predicates on the sphere; reads 'position', changes the mesh";
@@ -190,7 +206,7 @@ Dict Delaunay_module::run_with(World& world, const No_parameters&, const Progres
     const std::vector<glm::vec3> positions(layer->begin(), layer->end());
     progress.report(name(), 0.1);
     auto lock = world.lock_mesh();
-    const Lawson_result r = lawson_flips(lock, positions, all_edges(*lock));
+    const Lawson_result r = lawson_flips(lock, positions);
     progress.report(name(), 0.8);
     // Without a blocked flip every edge ended locally Delaunay between counterclockwise faces.
     std::size_t left = r.blocked == 0 ? 0

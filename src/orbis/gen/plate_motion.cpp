@@ -44,7 +44,7 @@ constexpr float unknown = std::numeric_limits<float>::quiet_NaN();
 
 // Limits of the repairs, in units of the local spacing (the mean length of a vertex's edges to
 // its own plate, which rigid motion keeps).
-constexpr double max_move = 0.75;       // relative motion across a boundary per sub-step
+constexpr double max_move = 0.75;      // relative motion across a boundary per sub-step
 constexpr double collapse_below = 0.5; // converging edges shorter than this lose a vertex
 constexpr double closing_share = 0.5;  // of relative speed along a converging edge
 // Diverging edges longer than this are split. Ridges make new ocean floor a little denser or
@@ -135,7 +135,7 @@ private:
     std::vector<std::uint8_t> continental_;
     std::vector<float> age_;
     std::vector<glm::dvec3> p0_;
-    Scratch_vector<glm::vec3> p_;  // valid where stamp_ says so: touched near boundaries only
+    Scratch_vector<glm::vec3> p_; // valid where stamp_ says so: touched near boundaries only
     Scratch_vector<glm::dvec3> u_;
     std::vector<std::int32_t> stamp_;
     std::vector<float> rest_;
@@ -151,8 +151,11 @@ private:
     std::vector<std::int32_t> next_check_;
     std::vector<std::int32_t> checked_; // the sub-step repair_edges() last judged the vertex
     std::vector<std::uint32_t> boundary_, touched_;
+    // Boundary vertices untangle() must look at again: found with a folded face, or touched
+    // since they were last found without one.
+    std::vector<std::uint32_t> rescan_;
     std::vector<std::uint32_t> edited_; // the kept vertex of each collapse, the new one of a split
-    std::vector<std::uint8_t> queued_; // per quad-edge: waiting in stack_
+    std::vector<std::uint8_t> queued_;  // per quad-edge: waiting in stack_
     std::vector<Edge> stack_;
     std::int64_t split_parity_ = 0;
     bool untangle_even_ = false; // untangle() may collapse without fewer folds
@@ -210,20 +213,27 @@ float Mover::rest(std::uint32_t i) {
     float& r = rest_[i];
     if (!std::isnan(r)) return r;
     const Mesh& m = **lock_;
-    double own = 0, all = 0;
-    int n_own = 0, n_all = 0;
+    double own = 0;
+    int n_own = 0;
     for (const Vertex n : Vertex(i).neighbors(m)) {
-        const double d = glm::distance(p0_[i], p0_[n.index()]);
-        // p0_ of vertices on other plates are not comparable (they moved differently), but a
-        // vertex without a neighbour on its plate needs some length.
-        if (!cross(i, n.index())) {
-            own += d;
-            ++n_own;
-        }
-        all += glm::distance(glm::dvec3(at(i)), glm::dvec3(at(n.index())));
-        ++n_all;
+        if (cross(i, n.index())) continue;
+        own += glm::distance(p0_[i], p0_[n.index()]);
+        ++n_own;
     }
-    const double mean = n_own > 0 ? own / n_own : (n_all > 0 ? all / n_all : spacing_);
+    double mean = spacing_;
+    if (n_own > 0) {
+        mean = own / n_own;
+    } else {
+        // p0_ of vertices on other plates are not comparable (they moved differently), but a
+        // vertex without a neighbour on its plate needs some length: its current edges'.
+        double all = 0;
+        int n_all = 0;
+        for (const Vertex n : Vertex(i).neighbors(m)) {
+            all += glm::distance(glm::dvec3(at(i)), glm::dvec3(at(n.index())));
+            ++n_all;
+        }
+        if (n_all > 0) mean = all / n_all;
+    }
     // Bounded, so that one odd cell (a sliver left by a split) cannot ask for thousands of
     // sub-steps or stop all repairs around it.
     r = float(std::clamp(mean, 0.3 * spacing_, 2.0 * spacing_));
@@ -461,15 +471,33 @@ void Mover::repair_edges() {
     std::vector<Candidate> converging, diverging;
     {
         const Mesh& m = **lock_;
+        rescan_.clear();
         for (const std::uint32_t a : boundary_) {
-            if (!m.contains(Vertex(a)) || !due(a)) continue;
+            if (!m.contains(Vertex(a))) continue;
+            if (!due(a)) {
+                rescan_.push_back(a);
+                continue;
+            }
             checked_[a] = substep_;
             // The time (My) before any of a's edges across the boundary can need a repair: before
             // the plates move by check_move of the spacing across one, or close one to the
             // collapse length, or open one to the split length, at their current velocity.
             double soonest = std::numeric_limits<double>::infinity();
+            // The walk also looks for faces folded around a, for untangle(): the faces around a
+            // are (a, n, the next neighbour), whose positions it reads anyway. A vertex found
+            // without one stays so until an edit touches it, since positions are fixed within
+            // a sub-step; the others, and the vertices not judged now, are listed for it.
+            bool folds = false;
+            std::uint32_t first = 0, previous = 0;
+            bool started = false;
             for (const Vertex n : Vertex(a).neighbors(m)) {
                 const std::uint32_t b = n.index();
+                if (started)
+                    folds = folds || orientation_on_sphere(at(a), at(previous), at(b)) <= 0;
+                else
+                    first = b;
+                started = true;
+                previous = b;
                 if (!cross(a, b)) {
                     // A flip at the boundary can join two vertices of one plate far apart; such
                     // an edge keeps its length until it is split.
@@ -489,8 +517,9 @@ void Mover::repair_edges() {
                 if (normal < 0)
                     soonest = std::min(soonest, (length - collapse_below * near) / -normal);
                 if (normal > 0)
-                    soonest = std::min(
-                        soonest, (std::min(split_above_ * far, longest * spacing_) - length) / normal);
+                    soonest = std::min(soonest,
+                                       (std::min(split_above_ * far, longest * spacing_) - length) /
+                                           normal);
                 if (checked_[b] == substep_) continue; // judged from b
                 // Closing head-on, not two vertices sliding past each other along a transform
                 // or beside a vertex just made at a ridge.
@@ -501,6 +530,12 @@ void Mover::repair_edges() {
                     diverging.push_back({a, b, normal > 0});
             }
             next_check_[a] = check_after(soonest);
+            if (started)
+                folds = folds || orientation_on_sphere(at(a), at(previous), at(first)) <= 0;
+            if (folds)
+                rescan_.push_back(a);
+            else
+                unfolded_[a] = substep_;
         }
     }
     for (const Candidate& c : converging) {
@@ -563,10 +598,17 @@ void Mover::untangle() {
         std::vector<std::array<std::uint32_t, 3>> folded;
         {
             const Mesh& m = **lock_;
-            // Positions are fixed within a sub-step, so a vertex found unfolded in an earlier
-            // round stays so until an edit touches it: later rounds scan the edits' surroundings.
-            const auto scan = [&](std::uint32_t a) {
-                if (!m.contains(Vertex(a)) || unfolded_[a] == substep_) return;
+            // The boundary vertices that can have a folded face: the ones last found with one,
+            // and the ones an edit touched since (update_boundary() lists them). The others were
+            // found unfolded this sub-step, and positions are fixed within it. In index order,
+            // as the boundary is, so the folds are met in the same order as a scan of it.
+            std::sort(rescan_.begin(), rescan_.end());
+            rescan_.erase(std::unique(rescan_.begin(), rescan_.end()), rescan_.end());
+            std::vector<std::uint32_t> scanning;
+            scanning.swap(rescan_);
+            for (const std::uint32_t a : scanning) {
+                if (!in_boundary_[a] || unfolded_[a] == substep_ || !m.contains(Vertex(a)))
+                    continue;
                 const std::size_t before = folded.size();
                 for (const Edge e : Vertex(a).edges(m)) {
                     const std::uint32_t b = e.dest(m).index();
@@ -574,12 +616,11 @@ void Mover::untangle() {
                     if (orientation_on_sphere(at(a), at(b), at(c)) <= 0)
                         folded.push_back({a, b, c});
                 }
-                if (folded.size() == before) unfolded_[a] = substep_;
-            };
-            for (const std::uint32_t a : boundary_)
-                scan(a);
-            for (const std::uint32_t a : touched_)
-                scan(a);
+                if (folded.size() == before)
+                    unfolded_[a] = substep_;
+                else
+                    rescan_.push_back(a);
+            }
         }
         if (folded.empty()) return;
         // Lawson's sideways flips untangle most folds without losing a vertex.
@@ -614,17 +655,15 @@ void Mover::untangle() {
 
 // The boundary after edits. A vertex's neighbours change only when an edit touches it, and no
 // vertex changes plate, so the untouched members stay and only the touched vertices are judged.
+// A member an edit removed is a collapse's lost vertex, which remove_vertex() unmarks (and a
+// vertex removed touches its neighbours), so nothing changes while nothing was touched, and the
+// marks say which members are gone without reading the mesh.
 void Mover::update_boundary() {
+    if (touched_.empty()) return;
     const Mesh& m = **lock_;
     std::size_t kept = 0;
-    for (const std::uint32_t v : boundary_) {
-        if (touched_flag_[v]) continue;
-        if (!m.contains(Vertex(v))) {
-            in_boundary_[v] = 0;
-            continue;
-        }
-        boundary_[kept++] = v;
-    }
+    for (const std::uint32_t v : boundary_)
+        if (!touched_flag_[v] && in_boundary_[v]) boundary_[kept++] = v;
     boundary_.resize(kept);
     for (const std::uint32_t v : touched_) {
         touched_flag_[v] = 0;
@@ -637,6 +676,7 @@ void Mover::update_boundary() {
                 break;
             }
     }
+    rescan_.insert(rescan_.end(), touched_.begin(), touched_.end());
     touched_.clear();
     const auto joined = boundary_.begin() + std::ptrdiff_t(kept);
     std::sort(joined, boundary_.end());
@@ -650,24 +690,22 @@ void Mover::finish() {
     const std::uint32_t slots = m.vertex_slots();
     grow(slots);
     // As at() would place them, on two threads; dead slots stay at the origin.
-    std::vector<glm::vec3> final_positions(slots, glm::vec3(0));
+    Scratch_vector<glm::vec3> final_positions(slots);
     parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
         for (std::uint32_t i = begin; i < end; ++i) {
-            if (!m.contains(Vertex(i))) continue;
-            final_positions[i] = stamp_[i] == substep_
-                                     ? p_[i]
-                                     : glm::vec3(turn_[std::size_t(plate_[i])] * p0_[i]);
+            if (!m.contains(Vertex(i))) {
+                final_positions[i] = glm::vec3(0);
+                continue;
+            }
+            final_positions[i] =
+                stamp_[i] == substep_ ? p_[i] : glm::vec3(turn_[std::size_t(plate_[i])] * p0_[i]);
         }
     });
     out_.motion_ms += ms_since(start);
     const auto repair = Clock::now();
     // Rounding the rotated points may tip nearly cocircular quads anywhere; one pass over every
     // edge puts the exact Delaunay condition back.
-    std::vector<Edge> edges;
-    edges.reserve(m.edge_count());
-    for (const Edge e : m.edges())
-        edges.push_back(e);
-    out_.flips += std::int64_t(lawson_flips(*lock_, final_positions, std::move(edges)).flips);
+    out_.flips += std::int64_t(lawson_flips(*lock_, final_positions).flips);
     const Mesh& after = **lock_;
     for (const std::uint32_t a : boundary_) {
         if (!after.contains(Vertex(a))) continue;

@@ -2,7 +2,8 @@
 // Plates that move (issue 18): one tectonics step at 100,000 and 1,000,000 vertices, split into
 // motion, boundary processes and mesh repair with the counts of flips, splits and collapses; the
 // same points triangulated from scratch by CGAL's Delaunay_triangulation_on_sphere_2 as the
-// yardstick; and the memory a kept timeline step costs beyond its neighbour.
+// yardstick, alone and alternating with the step; and the memory a kept timeline step costs
+// beyond its neighbour.
 //
 // The world is the default pipeline's sphere, plates and elevation (no refine, so the vertex count
 // is the sphere's), run 10 steps first so the boundaries have their working shape; every
@@ -19,6 +20,8 @@
 #include <benchmark/benchmark.h>
 #include <benchmark_main.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -75,25 +78,76 @@ void step(benchmark::State& state) {
     state.counters["vertices"] = double(start.mesh().vertex_count());
 }
 
-// CGAL's spherical Delaunay triangulation of the same points, from scratch.
-void cgal_triangulation(benchmark::State& state) {
-    using Kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
-    using Traits = CGAL::Delaunay_triangulation_on_sphere_traits_2<Kernel>;
-    using Triangulation = CGAL::Delaunay_triangulation_on_sphere_2<Traits>;
-    const World& world = warmed_up(state.range(0));
-    std::vector<Kernel::Point_3> points;
+using Cgal_kernel = CGAL::Exact_predicates_inexact_constructions_kernel;
+using Cgal_point = Cgal_kernel::Point_3;
+
+// The World's vertex positions as unit vectors, in vertex order.
+std::vector<Cgal_point> cgal_points(const World& world) {
+    std::vector<Cgal_point> points;
     const auto& position = *world.layer(position_layer);
     for (const Vertex v : world.mesh().vertices()) {
         const glm::dvec3 p(position[v]);
         const double length = std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z);
         points.emplace_back(p.x / length, p.y / length, p.z / length);
     }
-    for (auto _ : state) {
-        Triangulation triangulation(Traits(Kernel::Point_3(CGAL::ORIGIN), 1.0));
-        triangulation.insert(points.begin(), points.end());
-        benchmark::DoNotOptimize(triangulation.number_of_faces());
-    }
+    return points;
+}
+
+// CGAL's spherical Delaunay triangulation of `points` from scratch.
+void triangulate_with_cgal(const std::vector<Cgal_point>& points) {
+    using Traits = CGAL::Delaunay_triangulation_on_sphere_traits_2<Cgal_kernel>;
+    using Triangulation = CGAL::Delaunay_triangulation_on_sphere_2<Traits>;
+    Triangulation triangulation(Traits(Cgal_point(CGAL::ORIGIN), 1.0));
+    triangulation.insert(points.begin(), points.end());
+    benchmark::DoNotOptimize(triangulation.number_of_faces());
+}
+
+double ms_between(std::chrono::steady_clock::time_point a,
+                  std::chrono::steady_clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n == 0 ? 0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+// CGAL's spherical Delaunay triangulation of the same points, from scratch.
+void cgal_triangulation(benchmark::State& state) {
+    const World& world = warmed_up(state.range(0));
+    const std::vector<Cgal_point> points = cgal_points(world);
+    for (auto _ : state)
+        triangulate_with_cgal(points);
     state.counters["vertices"] = double(points.size());
+}
+
+// One step and CGAL's triangulation of the same points, alternating: on a shared machine whose
+// speed drifts over seconds, the ratio of each pair is steadier than the ratio of two medians
+// taken apart. Reports the medians of the step, of CGAL and of the pairs' ratios.
+void step_against_cgal(benchmark::State& state) {
+    const World& start = warmed_up(state.range(0));
+    const std::vector<Cgal_point> points = cgal_points(start);
+    std::vector<double> step_ms, cgal_ms, ratios;
+    for (auto _ : state) {
+        World world = start;
+        auto t0 = std::chrono::steady_clock::now();
+        tectonic_step(world, Tectonics_params{});
+        const double step = ms_between(t0, std::chrono::steady_clock::now());
+        state.PauseTiming();
+        world = World();
+        state.ResumeTiming();
+        t0 = std::chrono::steady_clock::now();
+        triangulate_with_cgal(points);
+        const double cgal = ms_between(t0, std::chrono::steady_clock::now());
+        step_ms.push_back(step);
+        cgal_ms.push_back(cgal);
+        ratios.push_back(step / cgal);
+    }
+    state.counters["step_ms"] = median(step_ms);
+    state.counters["cgal_ms"] = median(cgal_ms);
+    state.counters["step_over_cgal"] = median(ratios);
+    state.counters["vertices"] = double(start.mesh().vertex_count());
 }
 
 // What keeping one more step in a timeline costs: the chunks a step writes that the step before
@@ -130,6 +184,12 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(step)->Apply(sizes);
 BENCHMARK(cgal_triangulation)->Apply(sizes);
+BENCHMARK(step_against_cgal)
+    ->ArgNames({"n"})
+    ->Arg(100'000)
+    ->Arg(1'000'000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(9);
 BENCHMARK(kept_step_memory)
     ->Arg(100'000)
     ->Arg(1'000'000)

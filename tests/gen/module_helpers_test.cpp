@@ -17,6 +17,7 @@
 #include <limits>
 #include <numbers>
 #include <queue>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -212,6 +213,9 @@ TEST(Geodesic, DistancesAreDijkstrasToTheLastBitOnUnevenEdges) {
     // No sources: nothing is reached.
     const auto none = orbis::gen::geodesic_distances_from(s.mesh, moved, radius, {});
     EXPECT_TRUE(std::all_of(none.begin(), none.end(), [](double d) { return std::isinf(d); }));
+    // A negative radius would make negative lengths: refused.
+    EXPECT_THROW(orbis::gen::geodesic_distances_from(s.mesh, moved, -1.0, sources),
+                 std::invalid_argument);
 }
 
 TEST(Cell_area, PositiveAndSumToTheSphere) {

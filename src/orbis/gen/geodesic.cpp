@@ -7,7 +7,9 @@
 
 #include <cmath>
 #include <functional>
+#include <numbers>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace orbis::gen {
@@ -34,6 +36,10 @@ template <class Position, class Neighbours>
 std::vector<double> dijkstra(std::uint32_t slots, const Position& position,
                              const Neighbours& neighbours, double radius,
                              std::span<const std::uint32_t> sources, double max_distance) {
+    // Negative lengths would file vertices before the bucket being emptied.
+    if (!(radius >= 0))
+        throw std::invalid_argument("geodesic distances need a radius of 0 or more, not " +
+                                    std::to_string(radius));
     constexpr double unreached = std::numeric_limits<double>::infinity();
     std::vector<double> distance(slots, unreached);
     if (sources.empty()) return distance;
@@ -51,7 +57,7 @@ std::vector<double> dijkstra(std::uint32_t slots, const Position& position,
         });
     }
     // At most about 65,536 buckets over the farthest reach, whatever the sources' edges.
-    const double reach = std::min(max_distance, 3.141592653589794 * std::abs(radius));
+    const double reach = std::min(max_distance, std::numbers::pi * radius);
     const double least = reach > 0 && std::isfinite(reach) ? reach / 65536 : 0;
     const double mean = count > 0 ? sum / double(count) : 0;
     double width = std::max(mean > 0 && std::isfinite(mean) ? 0.5 * mean : least, least);

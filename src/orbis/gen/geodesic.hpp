@@ -26,11 +26,14 @@ double geodesic_distance(glm::dvec3 a, glm::dvec3 b, double radius);
 
 /// Shortest distance from the nearest of `sources` to every vertex slot, walking along mesh
 /// edges whose lengths are geodesic_distance of their ends' `positions` on a sphere of `radius`
-/// (Dijkstra). Slots that are dead, unreachable or farther than `max_distance` get +infinity.
+/// (Dijkstra's distances to the last bit, found with buckets by distance instead of a heap).
+/// Slots that are dead, unreachable or farther than `max_distance` get +infinity.
 /// A path over edges is never shorter than the great circle, and on a fine, even mesh it is
 /// a few percent longer. Preconditions: positions has one entry per vertex slot; sources are
-/// live slots (repeats are fine). Cost: O((V + E) log V) for the V vertices and E edges within
-/// max_distance, plus O(slots) for the result.
+/// live slots (repeats are fine). \throws std::invalid_argument for a negative radius.
+/// Cost: about O(V + E) for the V vertices and E edges within max_distance when edges are of
+/// similar length (more when edges far shorter than the sources' first ones make vertices be
+/// filed again), plus O(slots) for the result.
 std::vector<double>
 geodesic_distances_from(const Mesh& m, std::span<const glm::vec3> positions, double radius,
                         std::span<const std::uint32_t> sources,

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -606,6 +607,14 @@ void Mover::untangle() {
             rescan_.erase(std::unique(rescan_.begin(), rescan_.end()), rescan_.end());
             std::vector<std::uint32_t> scanning;
             scanning.swap(rescan_);
+#ifndef NDEBUG
+            // The list holds every member a scan of the whole boundary would look at: that
+            // needs every edit to touch each corner of the faces it changes, and in_boundary_
+            // to be cleared only with a touch.
+            for (const std::uint32_t a : boundary_)
+                assert(!m.contains(Vertex(a)) || unfolded_[a] == substep_ ||
+                       std::binary_search(scanning.begin(), scanning.end(), a));
+#endif
             for (const std::uint32_t a : scanning) {
                 if (!in_boundary_[a] || unfolded_[a] == substep_ || !m.contains(Vertex(a)))
                     continue;

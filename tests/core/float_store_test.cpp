@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: MIT
+//
 // GCC 12.2's SLP vectoriser, at -O2 and above, once took a vertex stored as floats and read back
 // as doubles from the double it was rounded from, skipping the rounding (found in the plate
 // motion's splits, where it moved a new vertex by about 2 cm). cmake/OrbisTargets.cmake turns
-// that pass off for GCC; this test is the pattern in plain form, so a build that loses the flag,
-// or a compiler with the same fault, fails here instead of writing different worlds.
+// that pass off for every target; this test, built with those flags, is the pattern in plain
+// form, so losing the flag there, or a compiler with the same fault, fails here (at -O2 and up)
+// instead of writing different worlds.
 #include <glm/glm.hpp>
 #include <gtest/gtest.h>
 

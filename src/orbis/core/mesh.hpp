@@ -149,28 +149,6 @@ public:
     }
     ///@}
 
-    /// \name Prefetching: hints for loops over scattered vertices; nothing changes
-    ///@{
-    /// Starts fetching the slot that says where a walk around `v` begins, so that
-    /// prefetch_ring(v) a few turns later does not wait for it. Out-of-range `v` is ignored.
-    void prefetch_slot(Vertex v) const {
-        if (v.index() < vertex_slots()) __builtin_prefetch(&vertex_edge_[v.index()]);
-    }
-    /// Starts fetching the record of `v`'s outgoing edge, the first a walk around `v` reads,
-    /// and the line after it, where construction put more of `v`'s spokes. Reads the slot
-    /// (waits for it unless prefetch_slot(v) came earlier); a dead, isolated or out-of-range
-    /// `v` is ignored.
-    void prefetch_ring(Vertex v) const {
-        if (v.index() >= vertex_slots()) return;
-        const Edge e = vertex_edge_[v.index()];
-        if (e.valid() && e != deleted_edge) {
-            const Quad_record* r = &quads_[e.quad_index()];
-            __builtin_prefetch(r);
-            __builtin_prefetch(reinterpret_cast<const char*>(r) + 64);
-        }
-    }
-    ///@}
-
     /// \name Iteration over all live elements (deleted slots are skipped)
     ///@{
     /// Live vertices in index order.

@@ -28,14 +28,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The loops over the sorted boundary list wait on a few scattered records per vertex. Fetching
-// the slot of the vertex sixteen ahead and the first record of the one eight ahead keeps
-// several of those misses in flight instead of one.
-void fetch_ahead(const Mesh& m, const std::vector<std::uint32_t>& list, std::size_t i) {
-    if (i + 16 < list.size()) m.prefetch_slot(Vertex(list[i + 16]));
-    if (i + 8 < list.size()) m.prefetch_ring(Vertex(list[i + 8]));
-}
-
 double ms_since(Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
@@ -331,9 +323,7 @@ void Mover::seed_edited() {
 // edges of the faces beside the boundary's edges are all that can stop being Delaunay.
 void Mover::seed_boundary_quads() {
     const Mesh& m = **lock_;
-    for (std::size_t i = 0; i < boundary_.size(); ++i) {
-        fetch_ahead(m, boundary_, i);
-        const std::uint32_t v = boundary_[i];
+    for (const std::uint32_t v : boundary_) {
         if (!m.contains(Vertex(v))) continue;
         for (const Edge e : Vertex(v).edges(m)) {
             const std::uint32_t w = e.dest(m).index();
@@ -483,9 +473,7 @@ void Mover::repair_edges() {
     {
         const Mesh& m = **lock_;
         rescan_.clear();
-        for (std::size_t i = 0; i < boundary_.size(); ++i) {
-            fetch_ahead(m, boundary_, i);
-            const std::uint32_t a = boundary_[i];
+        for (const std::uint32_t a : boundary_) {
             if (!m.contains(Vertex(a))) continue;
             if (!due(a)) {
                 rescan_.push_back(a);
@@ -627,9 +615,7 @@ void Mover::untangle() {
                 assert(!m.contains(Vertex(a)) || unfolded_[a] == substep_ ||
                        std::binary_search(scanning.begin(), scanning.end(), a));
 #endif
-            for (std::size_t i = 0; i < scanning.size(); ++i) {
-                fetch_ahead(m, scanning, i);
-                const std::uint32_t a = scanning[i];
+            for (const std::uint32_t a : scanning) {
                 if (!in_boundary_[a] || unfolded_[a] == substep_ || !m.contains(Vertex(a)))
                     continue;
                 const std::size_t before = folded.size();
@@ -730,9 +716,7 @@ void Mover::finish() {
     // edge puts the exact Delaunay condition back.
     out_.flips += std::int64_t(lawson_flips(*lock_, final_positions).flips);
     const Mesh& after = **lock_;
-    for (std::size_t i = 0; i < boundary_.size(); ++i) {
-        fetch_ahead(after, boundary_, i);
-        const std::uint32_t a = boundary_[i];
+    for (const std::uint32_t a : boundary_) {
         if (!after.contains(Vertex(a))) continue;
         for (const Edge e : Vertex(a).edges(after)) {
             const std::uint32_t b = e.dest(after).index();

@@ -127,9 +127,11 @@ Main_window::Main_window(QWidget* parent)
             viewport_->set_world(*world(), *d);
         else
             viewport_->set_world(*world());
-        // The steps a scrub reaches next get their pictures while the view is idle.
-        viewport_->set_prefetch(timeline_->isVisible() ? timeline_->steps_near_shown(2)
-                                                       : std::vector<World>{});
+        // Every kept step gets its picture while the view is idle, the nearest first, as many
+        // as the picture cache holds: a scrub anywhere is then instant.
+        viewport_->set_prefetch(timeline_->isVisible()
+                                    ? timeline_->steps_near_shown(timeline_->kept().count())
+                                    : std::vector<World>{});
         // A step that adds the tectonics layers (or an undo that takes them) turns their
         // overlays on or off.
         if (enable_display_modes(*this, world())) view_options_changed();

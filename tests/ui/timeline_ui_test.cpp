@@ -219,7 +219,7 @@ TEST_F(Timeline_ui_test, ScrubShowsAKeptStepsPictureAtOnceAndItIsTheScene) {
     dock()->set_memory_budget(std::size_t{1} << 30);
     Viewport* view = window_->viewport();
     auto* step = dock()->findChild<QPushButton*>("timeline_step");
-    for (std::size_t n = 2; n <= 3; ++n) {
+    for (std::size_t n = 2; n <= 5; ++n) {
         QTest::mouseClick(step, Qt::LeftButton);
         ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= n; }, patience_ms));
         ASSERT_TRUE(wait_idle());
@@ -271,15 +271,17 @@ TEST_F(Timeline_ui_test, ScrubShowsAKeptStepsPictureAtOnceAndItIsTheScene) {
     EXPECT_GT(planet_pixels(turned), 1000);
     EXPECT_FALSE(view->has_picture(dock()->kept().world_at(2))) << "never seen from here";
 
-    // Idle, the view draws the steps next to the one shown from where it is now, on a worker
-    // in a context of its own; they are the pictures the view's own frames would be.
+    // Idle, the view draws the kept steps from where it is now, the nearest first, on a worker
+    // in a context of its own; they are the pictures the view's own frames would be. Step 4 is
+    // three away from the one shown.
     ASSERT_TRUE(QTest::qWaitFor(
         [&] {
             return view->has_picture(dock()->kept().world_at(2)) &&
-                   view->has_picture(dock()->kept().world_at(0));
+                   view->has_picture(dock()->kept().world_at(0)) &&
+                   view->has_picture(dock()->kept().world_at(4));
         },
         patience_ms));
-    for (const int target : {2, 0}) {
+    for (const int target : {2, 0, 4}) {
         slider->setValue(target);
         EXPECT_TRUE(view->showing_picture()) << "step " << target;
         const QImage picture = view->grabFramebuffer().convertToFormat(QImage::Format_RGB32);
@@ -300,10 +302,10 @@ TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
     open(testing::small_world(std::atoll(points)));
     window_->live_water().set_enabled(false);
     window_->action("show_timeline")->trigger();
-    dock()->set_memory_budget(std::size_t{8} << 30); // three steps kept, none thinned
+    dock()->set_memory_budget(std::size_t{8} << 30); // five steps kept, none thinned
     auto* step = dock()->findChild<QPushButton*>("timeline_step");
     ASSERT_NE(step, nullptr);
-    for (std::size_t n = 2; n <= 3; ++n) {
+    for (std::size_t n = 2; n <= 5; ++n) {
         QTest::mouseClick(step, Qt::LeftButton);
         ASSERT_TRUE(QTest::qWaitFor([&] { return dock()->kept().count() >= n; }, patience_ms));
         ASSERT_TRUE(wait_idle());
@@ -334,7 +336,7 @@ TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
                   << ms->back() << " ms\n";
     }
     // The view turned: how long until the idle view has drawn the steps next to the shown
-    // one, and a scrub to each of them.
+    // one, then every kept step, and a scrub to each of them.
     Viewport* view = window_->viewport();
     turn(view);
     slider->setValue(1);
@@ -350,7 +352,15 @@ TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
         patience_ms));
     std::cout << "[ scrub ] after a turn, both neighbours drawn ahead in "
               << double(ahead.nsecsElapsed()) / 1e6 << " ms\n";
-    for (const int target : {2, 0}) {
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] {
+            return view->has_picture(dock()->kept().world_at(3)) &&
+                   view->has_picture(dock()->kept().world_at(4));
+        },
+        patience_ms));
+    std::cout << "[ scrub ] after a turn, every kept step drawn ahead in "
+              << double(ahead.nsecsElapsed()) / 1e6 << " ms\n";
+    for (const int target : {2, 0, 4, 3}) {
         QElapsedTimer clock;
         clock.start();
         slider->setValue(target);

@@ -132,18 +132,31 @@ void sphere_triangulation(benchmark::State& state) {
     }
 }
 
-/// Step 3 of `sphere`: the Mesh built from triangles and twins (build_from_closed_triangulation).
+/// Step 3 of `sphere`: the Mesh built from triangles and twins (build_from_closed_triangulation)
+/// on two threads, as the module builds it at this size; each iteration also builds it on one
+/// thread, interleaved, for the counters one_thread_ms and one_over_two.
 void sphere_mesh_build(benchmark::State& state) {
     const std::uint32_t n = count_of(state);
     const Sphere_steps& steps = sphere_steps(n);
-    for (auto _ : state) {
+    const auto build = [&](unsigned threads) {
         std::optional<Mesh> mesh;
         const auto start = Clock::now();
         mesh.emplace(build_from_closed_triangulation(n, steps.triangulation.triangles,
-                                                     steps.triangulation.opposite));
-        state.SetIterationTime(seconds_since(start));
+                                                     steps.triangulation.opposite, threads));
+        const double seconds = seconds_since(start);
         benchmark::DoNotOptimize(mesh->face_count());
+        return seconds;
+    };
+    double two = 0, one = 0;
+    for (auto _ : state) {
+        const double seconds = build(2);
+        two += seconds;
+        state.SetIterationTime(seconds);
+        one += build(1);
     }
+    const double iterations = static_cast<double>(state.iterations());
+    state.counters["one_thread_ms"] = 1e3 * one / iterations;
+    state.counters["one_over_two"] = one / two;
 }
 
 /// Step 4 of `sphere`: on a fresh World, assigning the mesh (a copy-on-write copy of the built
@@ -476,78 +489,136 @@ void check_default_pipeline(benchmark::State& state) {
     }
 }
 
-// ---- the terrain steps on one and two threads, against CGAL's bare triangulation ----
+// ---- the terrain steps and the whole pipeline, against CGAL's bare triangulation ----
+
+/// The yardstick of issue 19: CGAL's Delaunay_triangulation_on_sphere_2
+/// (Projection_on_sphere_traits_3, as the anchor benchmark) inserting the points of a pipeline's
+/// sphere step, bare: no mesh, no layers.
+class Cgal_sphere_yardstick {
+public:
+    /// The points of `pipeline`'s first step (a sphere step with its parameters complete).
+    explicit Cgal_sphere_yardstick(const Pipeline& pipeline) {
+        const Dict& sphere = pipeline.steps[0].params;
+        const std::vector<glm::vec3> points = fibonacci_points(
+            {.count = static_cast<std::uint32_t>(sphere.at("count").as<std::int64_t>()),
+             .radius = static_cast<float>(sphere.at("radius").as<double>()),
+             .perturbation = static_cast<float>(sphere.at("perturbation").as<double>()),
+             .seed = static_cast<std::uint64_t>(sphere.at("seed").as<std::int64_t>())});
+        points_.reserve(points.size());
+        for (const glm::vec3& p : points)
+            points_.emplace_back(p.x, p.y, p.z);
+    }
+
+    /// Seconds to triangulate the points once; throws unless the result has N vertices and
+    /// 2N-4 faces.
+    double run() const {
+        using Projection_triangulation =
+            CGAL::Delaunay_triangulation_on_sphere_2<CGAL::Projection_on_sphere_traits_3<Kernel>>;
+        std::optional<Projection_triangulation> triangulation(std::in_place);
+        const auto start = Clock::now();
+        triangulation->insert(points_.begin(), points_.end());
+        const double seconds = seconds_since(start);
+        require(triangulation->number_of_vertices() == points_.size() &&
+                    triangulation->number_of_faces() == 2 * points_.size() - 4,
+                "CGAL DToS2: a sphere of N points has N vertices and 2N-4 faces");
+        return seconds;
+    }
+
+private:
+    std::vector<Point_3> points_;
+};
+
+/// The default pipeline with the sphere at n points, keeping only `steps`
+/// when that is not empty.
+Pipeline default_pipeline_at(std::uint32_t n, const std::vector<std::string>& steps = {}) {
+    Pipeline pipeline = default_pipeline();
+    if (!steps.empty()) pipeline = select_steps(pipeline, steps);
+    override_parameter(pipeline, builtin_modules(), "count", Dict_value(std::int64_t{n}), "sphere");
+    return pipeline;
+}
+
+/// Runs `pipeline` on a fresh World with `threads` threads, adding each step's seconds to
+/// `step_seconds` (one per step) unless it is null; returns the seconds and the World.
+std::pair<double, std::unique_ptr<World>> timed_run(const Pipeline& pipeline, unsigned threads,
+                                                    std::vector<double>* step_seconds) {
+    const Parallel_settings saved = parallel_settings();
+    set_parallel_settings({.threads = threads, .min_items = saved.min_items});
+    Pipeline_run_options options;
+    if (step_seconds)
+        options.step_done = [step_seconds](std::size_t step, double seconds, const Dict&) {
+            (*step_seconds)[step] += seconds;
+        };
+    auto world = std::make_unique<World>();
+    const auto start = Clock::now();
+    run_pipeline(*world, pipeline, builtin_modules(), options);
+    const double seconds = seconds_since(start);
+    set_parallel_settings(saved);
+    return {seconds, std::move(world)};
+}
+
+/// Counters "<index>_<module>_s": each step's mean seconds over the iterations.
+void count_step_seconds(benchmark::State& state, const Pipeline& pipeline,
+                        const std::vector<double>& step_seconds) {
+    const double iterations = static_cast<double>(state.iterations());
+    for (std::size_t i = 0; i < pipeline.steps.size(); ++i)
+        state.counters[std::to_string(i) + "_" + pipeline.steps[i].module + "_s"] =
+            step_seconds[i] / iterations;
+}
 
 /// Each iteration, interleaved so that machine noise hits all three alike: the terrain steps
 /// (`sphere,plates,elevation,refine,plate_boundaries` of the default pipeline at n points)
-/// through run_pipeline on a fresh World with two threads, then with one, then CGAL's
-/// Delaunay_triangulation_on_sphere_2 (Projection_on_sphere_traits_3, as the anchor benchmark)
-/// inserting the same points, bare: no mesh, no layers. Manual time is the two-thread run;
-/// counters give each figure, the ratios, and the two-thread run's seconds per module. The two
-/// worlds must be equal (the split never changes a result).
+/// through run_pipeline on a fresh World with two threads, then with one, then the CGAL
+/// yardstick on the same points. Manual time is the two-thread run; counters give each figure,
+/// the ratios, and the two-thread run's seconds per module. The two worlds must be equal (the
+/// split never changes a result).
 void terrain_threads_against_cgal(benchmark::State& state) {
-    const std::uint32_t n = count_of(state);
-    Pipeline pipeline = default_pipeline();
-    const std::vector<std::string> terrain = {"sphere", "plates", "elevation", "refine",
-                                              "plate_boundaries"};
-    pipeline = select_steps(pipeline, terrain);
-    override_parameter(pipeline, builtin_modules(), "count", Dict_value(std::int64_t{n}), "sphere");
-    const Dict& sphere = pipeline.steps[0].params;
-    const std::vector<glm::vec3> points = fibonacci_points(
-        {.count = n,
-         .radius = static_cast<float>(sphere.at("radius").as<double>()),
-         .perturbation = static_cast<float>(sphere.at("perturbation").as<double>()),
-         .seed = static_cast<std::uint64_t>(sphere.at("seed").as<std::int64_t>())});
-    using Projection_triangulation =
-        CGAL::Delaunay_triangulation_on_sphere_2<CGAL::Projection_on_sphere_traits_3<Kernel>>;
-    std::vector<Point_3> cgal_points;
-    cgal_points.reserve(n);
-    for (const glm::vec3& p : points)
-        cgal_points.emplace_back(p.x, p.y, p.z);
-
-    const Parallel_settings saved = parallel_settings();
+    const Pipeline pipeline = default_pipeline_at(
+        count_of(state), {"sphere", "plates", "elevation", "refine", "plate_boundaries"});
+    const Cgal_sphere_yardstick cgal_run(pipeline);
     std::vector<double> step_seconds(pipeline.steps.size(), 0.0);
     double two = 0, one = 0, cgal = 0;
-    const auto run = [&](unsigned threads, bool count_steps) {
-        set_parallel_settings({.threads = threads, .min_items = saved.min_items});
-        Pipeline_run_options options;
-        if (count_steps)
-            options.step_done = [&](std::size_t step, double seconds, const Dict&) {
-                step_seconds[step] += seconds;
-            };
-        auto world = std::make_unique<World>();
-        const auto start = Clock::now();
-        run_pipeline(*world, pipeline, builtin_modules(), options);
-        return std::pair(seconds_since(start), std::move(world));
-    };
     for (auto _ : state) {
-        auto [two_seconds, two_world] = run(2, true);
+        auto [two_seconds, two_world] = timed_run(pipeline, 2, &step_seconds);
         two += two_seconds;
         state.SetIterationTime(two_seconds);
         {
-            auto [one_seconds, one_world] = run(1, false);
+            auto [one_seconds, one_world] = timed_run(pipeline, 1, nullptr);
             one += one_seconds;
             require(*one_world == *two_world, "terrain: one and two threads gave other worlds");
         }
         two_world.reset();
-        std::optional<Projection_triangulation> triangulation(std::in_place);
-        const auto start = Clock::now();
-        triangulation->insert(cgal_points.begin(), cgal_points.end());
-        cgal += seconds_since(start);
-        require(triangulation->number_of_vertices() == n &&
-                    triangulation->number_of_faces() == 2 * std::size_t{n} - 4,
-                "CGAL DToS2: a sphere of N points has N vertices and 2N-4 faces");
+        cgal += cgal_run.run();
     }
-    set_parallel_settings(saved);
     const double iterations = static_cast<double>(state.iterations());
     state.counters["two_threads_s"] = two / iterations;
     state.counters["one_thread_s"] = one / iterations;
     state.counters["cgal_dtos2_s"] = cgal / iterations;
     state.counters["one_over_two"] = one / two;
     state.counters["two_over_cgal"] = two / cgal;
-    for (std::size_t i = 0; i < pipeline.steps.size(); ++i)
-        state.counters[std::to_string(i) + "_" + pipeline.steps[i].module + "_s"] =
-            step_seconds[i] / iterations;
+    count_step_seconds(state, pipeline, step_seconds);
+}
+
+/// The whole default pipeline (terrain, water and climate) at n points on two threads, then the
+/// CGAL yardstick on the same points, interleaved. Manual time is the pipeline's; counters give
+/// both, their ratio (issue 19's target: under 2) and the pipeline's seconds per module.
+void pipeline_against_cgal(benchmark::State& state) {
+    const Pipeline pipeline = default_pipeline_at(count_of(state));
+    const Cgal_sphere_yardstick cgal_run(pipeline);
+    std::vector<double> step_seconds(pipeline.steps.size(), 0.0);
+    double orbis = 0, cgal = 0;
+    for (auto _ : state) {
+        {
+            const double seconds = timed_run(pipeline, 2, &step_seconds).first;
+            orbis += seconds;
+            state.SetIterationTime(seconds);
+        }
+        cgal += cgal_run.run();
+    }
+    const double iterations = static_cast<double>(state.iterations());
+    state.counters["pipeline_s"] = orbis / iterations;
+    state.counters["cgal_dtos2_s"] = cgal / iterations;
+    state.counters["pipeline_over_cgal"] = orbis / cgal;
+    count_step_seconds(state, pipeline, step_seconds);
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
@@ -564,6 +635,16 @@ void moves(benchmark::internal::Benchmark* b) {
             b->Args({n, percent});
     }
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+}
+
+void against_cgal_sizes(benchmark::internal::Benchmark* b) {
+    b->ArgNames({"n"});
+    b->Arg(1'000'000);
+    // Worlds and a CGAL triangulation of 10M points take minutes per repetition and a few GB;
+    // ORBIS_BENCH_10M=1 adds them.
+    if (std::getenv("ORBIS_BENCH_10M")) b->Arg(10'000'000);
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(1)->Repetitions(3);
+    b->ReportAggregatesOnly(true);
 }
 
 } // namespace
@@ -588,19 +669,8 @@ BENCHMARK(check_default_pipeline)
     ->Unit(benchmark::kMicrosecond)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);
-BENCHMARK(terrain_threads_against_cgal)
-    ->ArgNames({"n"})
-    ->Apply([](benchmark::internal::Benchmark* b) {
-        b->Arg(1'000'000);
-        // Three worlds and a CGAL triangulation of 10M points take minutes per repetition and a
-        // few GB; ORBIS_BENCH_10M=1 adds them.
-        if (std::getenv("ORBIS_BENCH_10M")) b->Arg(10'000'000);
-    })
-    ->UseManualTime()
-    ->Unit(benchmark::kMillisecond)
-    ->Iterations(1)
-    ->Repetitions(3)
-    ->ReportAggregatesOnly(true);
+BENCHMARK(terrain_threads_against_cgal)->Apply(against_cgal_sizes);
+BENCHMARK(pipeline_against_cgal)->Apply(against_cgal_sizes);
 BENCHMARK(default_pipeline_run)
     ->Name("default_pipeline")
     ->UseManualTime()

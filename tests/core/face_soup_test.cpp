@@ -190,10 +190,28 @@ TEST(ClosedTriangulation, BuildsFromTwinArrays) {
     }
 }
 
-TEST(ClosedTriangulation, RefusesOpenOrInconsistentInput) {
+TEST(ClosedTriangulation, TwoThreadsBuildTheSameMeshAsOne) {
+    std::mt19937_64 rng(23);
+    for (int level : {0, 1, 3}) {
+        const auto shape = test::icosphere(level);
+        for (const auto& order : {shape.triangles, test::shuffled(shape.triangles, rng)}) {
+            const auto twins = test::twin_half_edges(order);
+            const Mesh one = build_from_closed_triangulation(shape.vertex_count, order, twins, 1);
+            const Mesh two = build_from_closed_triangulation(shape.vertex_count, order, twins, 2);
+            ASSERT_TRUE(test::valid(two));
+            EXPECT_TRUE(one == two) << "level " << level;
+            // Every vertex keeps the edge one thread gives it (the last quad-edge naming it).
+            for (const Vertex v : one.vertices())
+                ASSERT_EQ(v.edge(one), v.edge(two)) << "vertex " << v.index();
+        }
+    }
+}
+
+/// Every refusal of build_from_closed_triangulation, on `threads` threads.
+void refuses_open_or_inconsistent_input(unsigned threads) {
     const auto disc = test::disc(2);
     EXPECT_THROW(build_from_closed_triangulation(disc.vertex_count, disc.triangles,
-                                                 test::twin_half_edges(disc.triangles)),
+                                                 test::twin_half_edges(disc.triangles), threads),
                  std::invalid_argument);
 
     const auto ico = test::icosphere(1);
@@ -201,19 +219,21 @@ TEST(ClosedTriangulation, RefusesOpenOrInconsistentInput) {
     // Too few twins.
     EXPECT_THROW(build_from_closed_triangulation(
                      ico.vertex_count, ico.triangles,
-                     std::span<const std::uint32_t>(twins.data(), twins.size() - 1)),
+                     std::span<const std::uint32_t>(twins.data(), twins.size() - 1), threads),
                  std::invalid_argument);
     // Twins that do not pair up.
     auto swapped = twins;
     std::swap(swapped[0], swapped[1]);
-    EXPECT_THROW(build_from_closed_triangulation(ico.vertex_count, ico.triangles, swapped),
+    EXPECT_THROW(build_from_closed_triangulation(ico.vertex_count, ico.triangles, swapped, threads),
                  std::invalid_argument);
     // A vertex in no triangle.
-    EXPECT_THROW(build_from_closed_triangulation(ico.vertex_count + 1, ico.triangles, twins),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        build_from_closed_triangulation(ico.vertex_count + 1, ico.triangles, twins, threads),
+        std::invalid_argument);
     // A vertex index out of range.
-    EXPECT_THROW(build_from_closed_triangulation(ico.vertex_count - 1, ico.triangles, twins),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        build_from_closed_triangulation(ico.vertex_count - 1, ico.triangles, twins, threads),
+        std::invalid_argument);
     // Two tetrahedra sharing a vertex: closed, twins consistent, but pinched at vertex 0.
     std::vector<Triangle> pinched = test::tetrahedron().triangles;
     for (auto t : test::tetrahedron().triangles) {
@@ -221,8 +241,16 @@ TEST(ClosedTriangulation, RefusesOpenOrInconsistentInput) {
             if (v != 0) v += 3;
         pinched.push_back(t);
     }
-    EXPECT_THROW(build_from_closed_triangulation(7, pinched, test::twin_half_edges(pinched)),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        build_from_closed_triangulation(7, pinched, test::twin_half_edges(pinched), threads),
+        std::invalid_argument);
+}
+
+TEST(ClosedTriangulation, RefusesOpenOrInconsistentInput) {
+    for (const unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE(threads);
+        refuses_open_or_inconsistent_input(threads);
+    }
 }
 
 TEST(ClosedTriangulation, NeverReturnsAnInvalidMesh) {
@@ -238,11 +266,13 @@ TEST(ClosedTriangulation, NeverReturnsAnInvalidMesh) {
     ASSERT_EQ(twins[0], 8u);
     ASSERT_EQ(twins[12], 20u);
     twins[0] = 20, twins[20] = 0, twins[12] = 8, twins[8] = 12;
-    try {
-        const Mesh m = build_from_closed_triangulation(6, tris, twins);
-        EXPECT_TRUE(test::valid(m)) << "accepted a closed surface with two edges v0-v1";
-    } catch (const std::invalid_argument&) {
-        SUCCEED();
+    for (const unsigned threads : {1u, 2u}) {
+        try {
+            const Mesh m = build_from_closed_triangulation(6, tris, twins, threads);
+            EXPECT_TRUE(test::valid(m)) << "accepted a closed surface with two edges v0-v1";
+        } catch (const std::invalid_argument&) {
+            SUCCEED();
+        }
     }
     // The face soup of the same triangles (no twins given) stays valid too.
     const auto r = build_from_face_soup(6, tris);

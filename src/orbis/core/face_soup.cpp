@@ -5,11 +5,27 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 namespace orbis {
 
 namespace {
 constexpr std::uint32_t none = UINT32_MAX;
+
+/// Calls body(begin, end, part) on contiguous parts covering [0, n): one part, or two when
+/// `threads` >= 2, part 1 on a second thread. `body` must not throw and its parts must write
+/// disjoint data.
+template <class Body>
+void in_parts(std::size_t n, unsigned threads, Body&& body) {
+    if (threads < 2 || n < 2) {
+        body(std::size_t{0}, n, 0u);
+        return;
+    }
+    const std::size_t middle = n / 2;
+    std::thread other([&] { body(middle, n, 1u); });
+    body(std::size_t{0}, middle, 0u);
+    other.join();
+}
 } // namespace
 
 /// Fills a Mesh's arrays directly from half-edges (friend of Mesh).
@@ -91,23 +107,31 @@ struct Mesh_builder {
                     numbering.set(quads++, x.h, bucket[other].h);
             }
         numbering.halves_of.resize(quads);
-        return assemble(mesh, vertex_count, hs, numbering);
+        return assemble(mesh, vertex_count, hs, numbering, 1);
     }
 
-    // Closed triangulations whose twins are known.
+    // Closed triangulations whose twins are known. Every pass but two short prefix sums runs on
+    // `threads` threads (1 or 2), with the same result.
     static bool build_closed(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris,
-                             std::span<const std::uint32_t> twin) {
+                             std::span<const std::uint32_t> twin, unsigned threads) {
         const Halves hs{tris};
         const std::size_t halves = hs.size();
         if (twin.size() != halves) return false;
-        for (std::size_t h = 0; h < halves; ++h) {
-            const std::uint32_t t = twin[h];
-            if (hs.origin(h) >= vertex_count || t >= halves || twin[t] != h ||
-                hs.origin(t) != hs.dest(h) || hs.dest(t) != hs.origin(h) ||
-                hs.origin(h) == hs.dest(h))
-                return false;
-        }
-        return assemble(mesh, vertex_count, hs, number_by_lower_vertex(hs, vertex_count, twin));
+        bool sound[2] = {true, true};
+        in_parts(halves, threads, [&](std::size_t begin, std::size_t end, unsigned part) {
+            for (std::size_t h = begin; h < end; ++h) {
+                const std::uint32_t t = twin[h];
+                if (hs.origin(h) >= vertex_count || t >= halves || twin[t] != h ||
+                    hs.origin(t) != hs.dest(h) || hs.dest(t) != hs.origin(h) ||
+                    hs.origin(h) == hs.dest(h)) {
+                    sound[part] = false;
+                    return;
+                }
+            }
+        });
+        if (!sound[0] || !sound[1]) return false;
+        return assemble(mesh, vertex_count, hs,
+                        number_by_lower_vertex(hs, vertex_count, twin, threads), threads);
     }
 
     // Numbers the quad-edges vertex by vertex, each after the lower-numbered of its two vertices,
@@ -116,30 +140,51 @@ struct Mesh_builder {
     // one-ring queries, a loaded file's check) stays in cache when the vertices are numbered
     // along a curve, as Fibonacci points are. Precondition: origins are below vertex_count and
     // every half-edge has a twin, mutually.
+    //
+    // On two threads each part counts its own half-edges per vertex; the second part's numbers
+    // for a vertex start after the first part's, which is the one-thread order.
     static Numbering number_by_lower_vertex(const Halves& hs, std::uint32_t vertex_count,
-                                            std::span<const std::uint32_t> twin) {
+                                            std::span<const std::uint32_t> twin, unsigned threads) {
         const std::size_t halves = hs.size();
         // The half-edge from the lower end owns the quad-edge (closed input: every half-edge
         // has a twin).
         auto owns = [&](std::size_t h) { return hs.origin(h) < hs.dest(h); };
-        std::vector<std::uint32_t> start(std::size_t{vertex_count} + 1, 0);
-        for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) ++start[hs.origin(h) + 1];
-        for (std::uint32_t v = 0; v < vertex_count; ++v)
-            start[v + 1] += start[v];
+        std::vector<std::uint32_t> next[2];
+        next[0].assign(vertex_count, 0);
+        if (threads >= 2) next[1].assign(vertex_count, 0);
+        in_parts(halves, threads, [&](std::size_t begin, std::size_t end, unsigned part) {
+            std::uint32_t* count = next[part].data();
+            for (std::size_t h = begin; h < end; ++h)
+                if (owns(h)) ++count[hs.origin(h)];
+        });
+        std::uint32_t quads = 0;
+        for (std::uint32_t v = 0; v < vertex_count; ++v) {
+            const std::uint32_t first = next[0][v];
+            next[0][v] = quads;
+            quads += first;
+            if (threads < 2) continue;
+            const std::uint32_t second = next[1][v];
+            next[1][v] = quads;
+            quads += second;
+        }
         Numbering numbering;
-        numbering.edge_of.assign(halves, no_edge);
-        numbering.halves_of.resize(start[vertex_count]);
-        for (std::size_t h = 0; h < halves; ++h)
-            if (owns(h)) numbering.set(start[hs.origin(h)]++, std::uint32_t(h), twin[h]);
+        numbering.edge_of.resize(halves); // every half-edge is set below
+        numbering.halves_of.resize(quads);
+        in_parts(halves, threads, [&](std::size_t begin, std::size_t end, unsigned part) {
+            std::uint32_t* q = next[part].data();
+            for (std::size_t h = begin; h < end; ++h)
+                if (owns(h)) numbering.set(q[hs.origin(h)]++, std::uint32_t(h), twin[h]);
+        });
         return numbering;
     }
 
     // Writes the records quad-edge by quad-edge, then checks that each vertex has one ring
     // through all its edges, with no two edges to the same neighbour (so no pinched fans and
-    // no doubled edges get through).
+    // no doubled edges get through). On two threads each part writes its own quad-edges'
+    // records; a vertex's edge is the last quad-edge's to name it, as on one thread, so the
+    // second part's choice wins where it made one.
     static bool assemble(Mesh& mesh, std::uint32_t vertex_count, const Halves& hs,
-                         const Numbering& numbering) {
+                         const Numbering& numbering, unsigned threads) {
         const auto quads = static_cast<std::uint32_t>(numbering.halves_of.size());
         const auto& edge_of = numbering.edge_of;
         auto face_next = [](std::size_t h) { return h / 3 * 3 + (h + 1) % 3; };
@@ -147,10 +192,13 @@ struct Mesh_builder {
 
         // Boundary half-edges leaving and reaching each vertex: a ring continues across the gap
         // from the outside half of the one arriving to the one leaving.
-        std::vector<std::uint32_t> boundary_out(vertex_count, none),
-            boundary_in(vertex_count, none);
+        std::vector<std::uint32_t> boundary_out, boundary_in;
         for (const auto& [h, twin] : numbering.halves_of) {
             if (twin != none) continue;
+            if (boundary_out.empty()) {
+                boundary_out.assign(vertex_count, none);
+                boundary_in.assign(vertex_count, none);
+            }
             const std::uint32_t o = hs.origin(h), d = hs.origin(face_next(h));
             if (boundary_out[o] != none || boundary_in[d] != none)
                 return false; // two open wedges at one vertex
@@ -164,65 +212,93 @@ struct Mesh_builder {
         // twin's face (or, on the boundary, by the outside half arriving at the gap).
         Mesh built;
         built.quads_.resize(quads);
-        std::vector<std::uint32_t> degree(vertex_count, 0);
-        std::vector<Edge> vertex_edge(vertex_count, no_edge);
-        for (std::uint32_t q = 0; q < quads; ++q) {
-            const auto [h0, h1] = numbering.halves_of[q];
-            Mesh::Quad_record& r = built.quads_.mut(q);
-            const std::uint32_t a = hs.origin(h0);
-            r.origin[0] = Vertex{a};
-            r.left[0] = Face{h0 / 3};
-            r.next[0] = edge_of[face_prev(h0)].sym();
-            r.prev[1] = edge_of[face_next(h0)];
-            std::uint32_t b;
-            if (h1 != none) {
-                b = hs.origin(h1);
-                r.left[1] = Face{h1 / 3};
-                r.next[1] = edge_of[face_prev(h1)].sym();
-                r.prev[0] = edge_of[face_next(h1)];
-                vertex_edge[b] = Edge{2 * q + 1};
-            } else {
-                b = hs.origin(face_next(h0));
-                // Set whenever the gap exists (the loop above pairs them); kept as a guard so
-                // that nothing below can index with `none`.
-                if (boundary_out[b] == none || boundary_in[a] == none) return false;
-                r.left[1] = no_face;
-                r.next[1] = edge_of[boundary_out[b]];
-                r.prev[0] = edge_of[boundary_in[a]].sym();
-            }
-            r.origin[1] = Vertex{b};
-            vertex_edge[a] = Edge{2 * q};
-            ++degree[a];
-            ++degree[b];
+        std::vector<std::uint32_t> degree[2];
+        std::vector<Edge> vertex_edge[2];
+        for (unsigned part = 0; part < (threads >= 2 ? 2u : 1u); ++part) {
+            degree[part].assign(vertex_count, 0);
+            vertex_edge[part].assign(vertex_count, no_edge);
         }
-
-        constexpr std::uint32_t small = 64;
-        Vertex around[small];
-        for (std::uint32_t v = 0; v < vertex_count; ++v) {
-            const Edge first = vertex_edge[v];
-            if (!first.valid()) continue;
-            std::uint32_t n = 0;
-            Edge e = first;
-            do {
-                const auto& r = built.quads_[e.quad_index()];
-                const Vertex dest = r.origin[(e.mask() & 1) ^ 1];
-                if (n < small) {
-                    for (std::uint32_t i = 0; i < n; ++i)
-                        if (around[i] == dest) return false;
-                    around[n] = dest;
-                } else if (built.find_edge(Vertex{v}, dest) != e) {
-                    return false;
+        bool sound[2] = {true, true};
+        in_parts(quads, threads, [&](std::size_t begin, std::size_t end, unsigned part) {
+            std::uint32_t* degree_of = degree[part].data();
+            Edge* edge_at = vertex_edge[part].data();
+            for (auto q = std::uint32_t(begin); q < end; ++q) {
+                const auto [h0, h1] = numbering.halves_of[q];
+                Mesh::Quad_record& r = built.quads_.mut(q);
+                const std::uint32_t a = hs.origin(h0);
+                r.origin[0] = Vertex{a};
+                r.left[0] = Face{h0 / 3};
+                r.next[0] = edge_of[face_prev(h0)].sym();
+                r.prev[1] = edge_of[face_next(h0)];
+                std::uint32_t b;
+                if (h1 != none) {
+                    b = hs.origin(h1);
+                    r.left[1] = Face{h1 / 3};
+                    r.next[1] = edge_of[face_prev(h1)].sym();
+                    r.prev[0] = edge_of[face_next(h1)];
+                    edge_at[b] = Edge{2 * q + 1};
+                } else {
+                    b = hs.origin(face_next(h0));
+                    // Set whenever the gap exists (the loop above pairs them); kept as a guard
+                    // so that nothing below can index with `none`.
+                    if (boundary_out.empty() || boundary_out[b] == none || boundary_in[a] == none) {
+                        sound[part] = false;
+                        return;
+                    }
+                    r.left[1] = no_face;
+                    r.next[1] = edge_of[boundary_out[b]];
+                    r.prev[0] = edge_of[boundary_in[a]].sym();
                 }
-                e = r.next[e.mask() & 1];
-                if (++n > degree[v]) return false;
-            } while (e != first);
-            if (n != degree[v]) return false;
-        }
+                r.origin[1] = Vertex{b};
+                edge_at[a] = Edge{2 * q};
+                ++degree_of[a];
+                ++degree_of[b];
+            }
+        });
+        if (!sound[0] || !sound[1]) return false;
+        if (!degree[1].empty())
+            in_parts(vertex_count, threads, [&](std::size_t begin, std::size_t end, unsigned) {
+                for (std::size_t v = begin; v < end; ++v) {
+                    degree[0][v] += degree[1][v];
+                    if (vertex_edge[1][v].valid()) vertex_edge[0][v] = vertex_edge[1][v];
+                }
+            });
+
+        in_parts(vertex_count, threads, [&](std::size_t begin, std::size_t end, unsigned part) {
+            constexpr std::uint32_t small = 64;
+            Vertex around[small];
+            for (auto v = std::uint32_t(begin); v < end; ++v) {
+                const Edge first = vertex_edge[0][v];
+                if (!first.valid()) continue;
+                std::uint32_t n = 0;
+                Edge e = first;
+                do {
+                    const auto& r = built.quads_[e.quad_index()];
+                    const Vertex dest = r.origin[(e.mask() & 1) ^ 1];
+                    if (n < small) {
+                        for (std::uint32_t i = 0; i < n; ++i)
+                            if (around[i] == dest) sound[part] = false;
+                        around[n] = dest;
+                    } else if (built.find_edge(Vertex{v}, dest) != e) {
+                        sound[part] = false;
+                    }
+                    e = r.next[e.mask() & 1];
+                    if (++n > degree[0][v]) sound[part] = false;
+                } while (sound[part] && e != first);
+                if (!sound[part] || n != degree[0][v]) {
+                    sound[part] = false;
+                    return;
+                }
+            }
+        });
+        if (!sound[0] || !sound[1]) return false;
 
         std::vector<Edge> face_edge(hs.tris.size());
-        for (std::size_t t = 0; t < face_edge.size(); ++t)
-            face_edge[t] = edge_of[3 * t];
-        assign(built.vertex_edge_, vertex_edge);
+        in_parts(face_edge.size(), threads, [&](std::size_t begin, std::size_t end, unsigned) {
+            for (std::size_t t = begin; t < end; ++t)
+                face_edge[t] = edge_of[3 * t];
+        });
+        assign(built.vertex_edge_, vertex_edge[0]);
         assign(built.face_edge_, face_edge);
         built.vertex_count_ = vertex_count;
         built.face_count_ = face_edge.size();
@@ -290,9 +366,9 @@ Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
 
 Mesh build_from_closed_triangulation(std::uint32_t vertex_count,
                                      std::span<const Triangle> triangles,
-                                     std::span<const std::uint32_t> opposite) {
+                                     std::span<const std::uint32_t> opposite, unsigned threads) {
     Mesh mesh;
-    if (!Mesh_builder::build_closed(mesh, vertex_count, triangles, opposite) ||
+    if (!Mesh_builder::build_closed(mesh, vertex_count, triangles, opposite, threads) ||
         mesh.vertex_count() != vertex_count)
         throw std::invalid_argument("build_from_closed_triangulation: the " +
                                     std::to_string(triangles.size()) +

@@ -215,8 +215,8 @@ Dict Delaunay_module::run_with(World& world, const No_parameters&, const Progres
     const bool rebuild = left > 0 && lock->vertex_count() == lock->vertex_slots();
     if (rebuild) {
         const auto t = delaunay_on_sphere(positions);
-        lock.replace_connectivity(
-            build_from_closed_triangulation(lock->vertex_slots(), t.triangles, t.opposite));
+        lock.replace_connectivity(build_from_closed_triangulation(
+            lock->vertex_slots(), t.triangles, t.opposite, parallel_parts(lock->vertex_slots())));
         left = 0;
     }
     Dict report;

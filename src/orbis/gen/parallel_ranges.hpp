@@ -53,6 +53,16 @@ inline void set_parallel_settings(const Parallel_settings& settings) {
     detail::parallel_min_items.store(std::max(settings.min_items, 2u), std::memory_order_relaxed);
 }
 
+/// How many parts (1 or 2) a pass over n items is split into: 2 when parallel_settings() allows
+/// two threads and n >= min(threshold, its min_items). For passes done by code below gen that
+/// takes a thread count (build_from_closed_triangulation).
+inline unsigned parallel_parts(std::uint32_t n,
+                               std::uint32_t threshold = parallel_ranges_threshold) {
+    const Parallel_settings settings = parallel_settings();
+    return settings.threads > 1 && n >= std::max(std::min(threshold, settings.min_items), 2u) ? 2
+                                                                                              : 1;
+}
+
 /// Calls body(begin, end, part) for contiguous parts covering [0, n), part 0 on the calling
 /// thread and part 1 (if any) on a second thread; two parts when parallel_settings() allows
 /// two threads and n >= min(threshold, its min_items), else one part. Rethrows part 0's
@@ -61,10 +71,7 @@ inline void set_parallel_settings(const Parallel_settings& settings) {
 template <class Body>
 void parallel_ranges(std::uint32_t n, Body&& body,
                      std::uint32_t threshold = parallel_ranges_threshold) {
-    const Parallel_settings settings = parallel_settings();
-    const bool split =
-        settings.threads > 1 && n >= std::max(std::min(threshold, settings.min_items), 2u);
-    if (!split) {
+    if (parallel_parts(n, threshold) < 2) {
         body(std::uint32_t{0}, n, 0u);
         return;
     }

@@ -50,8 +50,8 @@ Dict Sphere_module::run_with(World& world, const Sphere_params& params,
     auto triangulation = delaunay_on_sphere(points);
     progress.report(name(), 0.6);
     number_along_curve(points, triangulation);
-    Mesh mesh =
-        build_from_closed_triangulation(p.count, triangulation.triangles, triangulation.opposite);
+    Mesh mesh = build_from_closed_triangulation(p.count, triangulation.triangles,
+                                                triangulation.opposite, parallel_parts(p.count));
     progress.report(name(), 0.8);
 
     world.lock_mesh().assign(std::move(mesh));

@@ -11,9 +11,17 @@
 
 namespace orbis::gen {
 
-void number_along_curve(std::vector<glm::vec3>& points, Sphere_triangulation& triangulation) {
+Spatial_order curve_order(std::span<const glm::vec3> points) {
     const std::vector<std::uint8_t> live(points.size(), 1);
-    const Spatial_order order = spatial_order(points, live);
+    return spatial_order(points, live);
+}
+
+void number_along_curve(std::vector<glm::vec3>& points, Sphere_triangulation& triangulation) {
+    number_along_curve(points, triangulation, curve_order(points));
+}
+
+void number_along_curve(std::vector<glm::vec3>& points, Sphere_triangulation& triangulation,
+                        const Spatial_order& order) {
     const auto point_count = static_cast<std::uint32_t>(points.size());
 
     std::vector<glm::vec3> renamed(points.size());

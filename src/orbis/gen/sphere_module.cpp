@@ -47,9 +47,18 @@ Dict Sphere_module::run_with(World& world, const Sphere_params& params,
 
     auto points = fibonacci_points(p);
     progress.report(name(), 0.1);
-    auto triangulation = delaunay_on_sphere(points);
+    // The sweep runs on one thread; the points' curve order needs no triangulation and takes
+    // the other.
+    Sphere_triangulation triangulation;
+    Spatial_order order;
+    parallel_tasks(2, [&](std::uint32_t task) {
+        if (task == 0)
+            triangulation = delaunay_on_sphere(points);
+        else
+            order = curve_order(points);
+    });
     progress.report(name(), 0.6);
-    number_along_curve(points, triangulation);
+    number_along_curve(points, triangulation, order);
     Mesh mesh = build_from_closed_triangulation(p.count, triangulation.triangles,
                                                 triangulation.opposite, parallel_parts(p.count));
     progress.report(name(), 0.8);

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <initializer_list>
 #include <iostream>
 #include <memory>
 #include <vector>
@@ -344,22 +345,21 @@ TEST_F(Timeline_ui_test, ScrubToAKeptStepMeasured) {
     (void)view->grabFramebuffer();
     QElapsedTimer ahead;
     ahead.start();
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            return view->has_picture(dock()->kept().world_at(0)) &&
-                   view->has_picture(dock()->kept().world_at(2));
-        },
-        patience_ms));
-    std::cout << "[ scrub ] after a turn, both neighbours drawn ahead in "
-              << double(ahead.nsecsElapsed()) / 1e6 << " ms\n";
-    ASSERT_TRUE(QTest::qWaitFor(
-        [&] {
-            return view->has_picture(dock()->kept().world_at(3)) &&
-                   view->has_picture(dock()->kept().world_at(4));
-        },
-        patience_ms));
-    std::cout << "[ scrub ] after a turn, every kept step drawn ahead in "
-              << double(ahead.nsecsElapsed()) / 1e6 << " ms\n";
+    // Waits until the idle view has drawn every step in `steps` ahead; says how long it took.
+    const auto drawn_ahead = [&](std::initializer_list<std::size_t> steps, const char* which) {
+        const bool drawn = QTest::qWaitFor(
+            [&] {
+                return std::all_of(steps.begin(), steps.end(), [&](std::size_t kept_step) {
+                    return view->has_picture(dock()->kept().world_at(kept_step));
+                });
+            },
+            patience_ms);
+        std::cout << "[ scrub ] after a turn, " << which << " drawn ahead in "
+                  << double(ahead.nsecsElapsed()) / 1e6 << " ms\n";
+        return drawn;
+    };
+    ASSERT_TRUE(drawn_ahead({0, 2}, "both neighbours"));
+    ASSERT_TRUE(drawn_ahead({3, 4}, "every kept step"));
     for (const int target : {2, 0, 4, 3}) {
         QElapsedTimer clock;
         clock.start();

@@ -244,6 +244,53 @@ void refuses_open_or_inconsistent_input(unsigned threads) {
     EXPECT_THROW(
         build_from_closed_triangulation(7, pinched, test::twin_half_edges(pinched), threads),
         std::invalid_argument);
+    // The same faults at the far end of the input, where a second thread finds them: twins
+    // that do not pair up among the last half-edges, and the pinch at the last vertex.
+    auto swapped_last = twins;
+    std::swap(swapped_last[swapped_last.size() - 1], swapped_last[swapped_last.size() - 2]);
+    EXPECT_THROW(
+        build_from_closed_triangulation(ico.vertex_count, ico.triangles, swapped_last, threads),
+        std::invalid_argument);
+    std::vector<Triangle> pinched_last;
+    for (const std::uint32_t shift : {0u, 3u})
+        for (auto t : test::tetrahedron().triangles) {
+            for (auto& v : t)
+                v = v == 0 ? 6 : v - 1 + shift;
+            pinched_last.push_back(t);
+        }
+    EXPECT_THROW(build_from_closed_triangulation(7, pinched_last,
+                                                 test::twin_half_edges(pinched_last), threads),
+                 std::invalid_argument);
+}
+
+/// A double cone over a `k`-gon: vertices 0..k-1 around the equator, k and k+1 the apexes, each
+/// of degree k.
+std::vector<Triangle> bipyramid(std::uint32_t k) {
+    std::vector<Triangle> triangles;
+    for (std::uint32_t i = 0; i < k; ++i) {
+        const std::uint32_t next = (i + 1) % k;
+        triangles.push_back({i, next, k});
+        triangles.push_back({next, i, k + 1});
+    }
+    return triangles;
+}
+
+TEST(ClosedTriangulation, BuildsVerticesOfHighDegree) {
+    // Rings longer than the ring check's small buffer are checked through find_edge.
+    const std::uint32_t k = 100;
+    const auto triangles = bipyramid(k);
+    for (const unsigned threads : {1u, 2u}) {
+        const Mesh m = build_from_closed_triangulation(k + 2, triangles,
+                                                       test::twin_half_edges(triangles), threads);
+        ASSERT_TRUE(test::valid(m));
+        EXPECT_EQ(Vertex{k}.valence(m), int(k));
+        EXPECT_EQ(Vertex{k + 1}.valence(m), int(k));
+        EXPECT_EQ(test::euler_characteristic(m), 2);
+    }
+    const auto r = build_from_face_soup(k + 2, triangles);
+    ASSERT_TRUE(test::valid(r.mesh));
+    EXPECT_TRUE(r.refused.empty());
+    EXPECT_EQ(r.mesh.face_count(), triangles.size());
 }
 
 TEST(ClosedTriangulation, RefusesOpenOrInconsistentInput) {

@@ -107,11 +107,12 @@ struct Mesh_builder {
                     numbering.set(quads++, x.h, bucket[other].h);
             }
         numbering.halves_of.resize(quads);
-        return assemble(mesh, vertex_count, hs, numbering, 1);
+        return assemble(mesh, vertex_count, hs, numbering, true, 1);
     }
 
-    // Closed triangulations whose twins are known. Every pass but two short prefix sums runs on
-    // `threads` threads (1 or 2), with the same result.
+    // Closed triangulations whose twins are known. The passes over half-edges, quad-edges and
+    // vertices run on `threads` threads (1 or 2), with the same result; the prefix sum of the
+    // numbering and the copies into the mesh's chunks stay on one.
     static bool build_closed(Mesh& mesh, std::uint32_t vertex_count, std::span<const Triangle> tris,
                              std::span<const std::uint32_t> twin, unsigned threads) {
         const Halves hs{tris};
@@ -131,7 +132,7 @@ struct Mesh_builder {
         });
         if (!sound[0] || !sound[1]) return false;
         return assemble(mesh, vertex_count, hs,
-                        number_by_lower_vertex(hs, vertex_count, twin, threads), threads);
+                        number_by_lower_vertex(hs, vertex_count, twin, threads), false, threads);
     }
 
     // Numbers the quad-edges vertex by vertex, each after the lower-numbered of its two vertices,
@@ -180,11 +181,12 @@ struct Mesh_builder {
 
     // Writes the records quad-edge by quad-edge, then checks that each vertex has one ring
     // through all its edges, with no two edges to the same neighbour (so no pinched fans and
-    // no doubled edges get through). On two threads each part writes its own quad-edges'
-    // records; a vertex's edge is the last quad-edge's to name it, as on one thread, so the
-    // second part's choice wins where it made one.
+    // no doubled edges get through). Only input that may_be_open is scanned for boundary
+    // half-edges (a closed triangulation's twins are all known). On two threads each part writes
+    // its own quad-edges' records; a vertex's edge is the last quad-edge's to name it, as on one
+    // thread, so the second part's choice wins where it made one.
     static bool assemble(Mesh& mesh, std::uint32_t vertex_count, const Halves& hs,
-                         const Numbering& numbering, unsigned threads) {
+                         const Numbering& numbering, bool may_be_open, unsigned threads) {
         const auto quads = static_cast<std::uint32_t>(numbering.halves_of.size());
         const auto& edge_of = numbering.edge_of;
         auto face_next = [](std::size_t h) { return h / 3 * 3 + (h + 1) % 3; };
@@ -193,7 +195,8 @@ struct Mesh_builder {
         // Boundary half-edges leaving and reaching each vertex: a ring continues across the gap
         // from the outside half of the one arriving to the one leaving.
         std::vector<std::uint32_t> boundary_out, boundary_in;
-        for (const auto& [h, twin] : numbering.halves_of) {
+        for (const auto& [h, twin] :
+             std::span(numbering.halves_of.data(), may_be_open ? numbering.halves_of.size() : 0)) {
             if (twin != none) continue;
             if (boundary_out.empty()) {
                 boundary_out.assign(vertex_count, none);
@@ -264,6 +267,9 @@ struct Mesh_builder {
                 }
             });
 
+        // The ring check below looks long rings up with find_edge, which starts from
+        // vertex_edge_.
+        assign(built.vertex_edge_, vertex_edge[0]);
         in_parts(vertex_count, threads, [&](std::size_t begin, std::size_t end, unsigned part) {
             constexpr std::uint32_t small = 64;
             Vertex around[small];
@@ -298,7 +304,6 @@ struct Mesh_builder {
             for (std::size_t t = begin; t < end; ++t)
                 face_edge[t] = edge_of[3 * t];
         });
-        assign(built.vertex_edge_, vertex_edge[0]);
         assign(built.face_edge_, face_edge);
         built.vertex_count_ = vertex_count;
         built.face_count_ = face_edge.size();

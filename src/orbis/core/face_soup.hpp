@@ -54,9 +54,10 @@ Face_soup_result build_from_face_soup(std::uint32_t vertex_count,
 /// The bulk path of build_from_face_soup for a closed triangulation whose twin half-edges are
 /// known: half-edge 3t+i runs from triangles[t][i] to triangles[t][(i+1)%3] and `opposite[h]`
 /// is its twin. Face i is `Face(i)`. `threads` 2 runs the passes over the half-edges, quad-edges
-/// and vertices on two threads (about 0.1 s of 0.2 s saved per million vertices); the mesh is
+/// and vertices on two threads (169 instead of 233 ms for a million-point sphere); the mesh is
 /// the same as with 1.
-/// \throws std::invalid_argument if the input is not a closed manifold triangulation.
+/// \throws std::invalid_argument if the input is not a closed manifold triangulation;
+/// std::system_error if a second thread cannot be started.
 Mesh build_from_closed_triangulation(std::uint32_t vertex_count,
                                      std::span<const Triangle> triangles,
                                      std::span<const std::uint32_t> opposite, unsigned threads = 1);

@@ -47,8 +47,9 @@ Dict Sphere_module::run_with(World& world, const Sphere_params& params,
 
     auto points = fibonacci_points(p);
     progress.report(name(), 0.1);
-    // The sweep runs on one thread; the points' curve order needs no triangulation and takes
-    // the other.
+    // The sweep is sequential but for its first pass over the points; the points' curve order
+    // needs no triangulation and keeps the second core busy meanwhile (its arrays, 8 bytes a
+    // point, live through the sweep).
     Sphere_triangulation triangulation;
     Spatial_order order;
     parallel_tasks(2, [&](std::uint32_t task) {

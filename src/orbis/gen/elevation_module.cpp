@@ -270,48 +270,92 @@ Dict Elevation_module::run_with(World& world, const Elevation_params& params,
     // noise says, and rounding is monotonic, so the noise is skipped there with the same bytes
     // as a result.
     const double slope_low = -0.5 * coast_blur, slope_high = 0.5 * coast_blur;
-    const auto coast_step = [&](double signed_km, const glm::dvec3& p) {
+    const auto coast_needs_noise = [&](double signed_km) {
+        return !(coast_blur > 0 &&
+                 (signed_km + 2501.0 < slope_low || signed_km - 2501.0 > slope_high));
+    };
+    const auto coast_step = [&](double signed_km, double noise) {
         if (coast_blur > 0) {
             if (signed_km + 2501.0 < slope_low) return 0.0;
             if (signed_km - 2501.0 > slope_high) return 1.0;
         }
-        return smoothstep(slope_low, slope_high, signed_km + 2500.0 * coast_noise(p));
+        return smoothstep(slope_low, slope_high, signed_km + 2500.0 * noise);
+    };
+    const auto signed_km_of = [&](std::uint32_t i) {
+        const double border_km =
+            border_hops[i] == unreached ? 3000.0 : double(border_hops[i]) * edge_km;
+        return continental(i) ? border_km : -border_km;
+    };
+    struct Bells {
+        double collision, andes, arc;
+        // Far from every range the three terms they weigh would each add +0 to h, which is
+        // never -0 here, so the range noise is skipped with the same bytes as a result: most
+        // vertices, and 6 of the 20 octaves a vertex would cost.
+        bool any() const { return collision != 0 || andes != 0 || arc != 0; }
+    };
+    const auto bells_of = [&](std::uint32_t i) {
+        return Bells{bell(collision_hops[i], edge_km, 0, 300),
+                     bell(andes_hops[i], edge_km, 150, 150), bell(arc_hops[i], edge_km, 100, 80)};
     };
     // Each vertex's height depends on nothing but its own inputs: two threads, and progress
-    // reported (and cancellation checked) from the calling thread's half only.
+    // reported (and cancellation checked) from the calling thread's half only. Within a part,
+    // blocks of vertices: each noise is evaluated for the block's vertices that need it in one
+    // batch (four at a time on vector units, bit for bit the values of one at a time), then the
+    // heights are summed vertex by vertex as before.
     Scratch_vector<float> height(slots);
     parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned part) {
-        for (std::uint32_t i = begin; i < end; ++i) {
-            if (plate[i] < 0) {
-                height[i] = 0.f;
-                continue;
+        constexpr std::uint32_t block = 1024;
+        struct Batch {
+            std::vector<glm::dvec3> points;
+            std::vector<double> values;
+            std::size_t next = 0;
+            void evaluate(const Fractal_noise& noise) {
+                values.resize(points.size());
+                noise.evaluate(points, values);
+                next = 0;
             }
-            const glm::dvec3& p = unit[i];
-            const double border_km =
-                border_hops[i] == unreached ? 3000.0 : double(border_hops[i]) * edge_km;
-            const double signed_km = continental(i) ? border_km : -border_km;
-            const double continent = coast_step(signed_km, p);
-            double h = -4200.0 + continent * 4800.0;
-            const bool oceanic = !plates[std::size_t(plate[i])].continental;
-            const double collision_bell = bell(collision_hops[i], edge_km, 0, 300);
-            const double andes_bell = bell(andes_hops[i], edge_km, 150, 150);
-            const double arc_bell = bell(arc_hops[i], edge_km, 100, 80);
-            // Far from every range the three terms below would each add +0 to h, which is
-            // never -0 here, so the noise is skipped with the same bytes as a result: most
-            // vertices, and 6 of the 20 octaves a vertex would cost.
-            if (collision_bell != 0 || andes_bell != 0 || arc_bell != 0) {
-                // Peaks and passes along ranges: ridged noise in [0.35, 1].
-                const double ridged = 0.35 + 0.65 * (1.0 - std::abs(range_noise(p)));
-                h += mountain_height * ridged * collision_bell;
-                h += 0.8 * mountain_height * ridged * andes_bell;
-                h += 3000.0 * ridged * arc_bell;
+        } hill, coast, range;
+        for (Batch* b : {&hill, &coast, &range})
+            b->points.reserve(block);
+        for (std::uint32_t first = begin; first < end; first += block) {
+            const std::uint32_t last = std::min(end, first + block);
+            for (Batch* b : {&hill, &coast, &range})
+                b->points.clear();
+            for (std::uint32_t i = first; i < last; ++i) {
+                if (plate[i] < 0) continue;
+                hill.points.push_back(unit[i]);
+                if (coast_needs_noise(signed_km_of(i))) coast.points.push_back(unit[i]);
+                if (bells_of(i).any()) range.points.push_back(unit[i]);
             }
-            h -= trench_depth * bell(trench_hops[i], edge_km, 0, 80);
-            if (oceanic) h += 2000.0 * bell(ridge_hops[i], edge_km, 0, 250);
-            h += roughness * (0.6 + 0.4 * continent) * hill_noise(p);
-            height[i] = float(h);
-            if (part == 0 && ((i - begin) & 0xFFFF) == 0)
-                progress.report(name(), 0.4 + 0.5 * double(i - begin) / double(end - begin));
+            hill.evaluate(hill_noise);
+            coast.evaluate(coast_noise);
+            range.evaluate(range_noise);
+            for (std::uint32_t i = first; i < last; ++i) {
+                if (plate[i] < 0) {
+                    height[i] = 0.f;
+                    continue;
+                }
+                const double signed_km = signed_km_of(i);
+                const double continent = coast_step(
+                    signed_km, coast_needs_noise(signed_km) ? coast.values[coast.next++] : 0.0);
+                double h = -4200.0 + continent * 4800.0;
+                const bool oceanic = !plates[std::size_t(plate[i])].continental;
+                const Bells bells = bells_of(i);
+                if (bells.any()) {
+                    // Peaks and passes along ranges: ridged noise in [0.35, 1].
+                    const double ridged =
+                        0.35 + 0.65 * (1.0 - std::abs(range.values[range.next++]));
+                    h += mountain_height * ridged * bells.collision;
+                    h += 0.8 * mountain_height * ridged * bells.andes;
+                    h += 3000.0 * ridged * bells.arc;
+                }
+                h -= trench_depth * bell(trench_hops[i], edge_km, 0, 80);
+                if (oceanic) h += 2000.0 * bell(ridge_hops[i], edge_km, 0, 250);
+                h += roughness * (0.6 + 0.4 * continent) * hill.values[hill.next++];
+                height[i] = float(h);
+            }
+            if (part == 0 && ((first - begin) & 0xFFFF) == 0)
+                progress.report(name(), 0.4 + 0.5 * double(first - begin) / double(end - begin));
         }
     });
 

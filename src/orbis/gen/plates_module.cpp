@@ -113,12 +113,27 @@ std::vector<std::uint8_t> slowness_of(const Mesh& m,
     std::vector<std::uint8_t> slowness(m.vertex_slots(), 0);
     if (meander == 0) return slowness;
     const Fractal_noise noise({seed, 3, 2.5, 2.0, 0.5});
+    // A block of live vertices at a time, so that the noise is evaluated in batches (four at a
+    // time on vector units, the same bits as one at a time).
     parallel_ranges(m.vertex_slots(), [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t i = begin; i < end; ++i) {
-            if (!m.contains(Vertex{i})) continue;
-            const glm::dvec3 p(position[Vertex{i}]);
-            const double n = noise(p / std::sqrt(glm::dot(p, p)));
-            slowness[i] = static_cast<std::uint8_t>(std::clamp(2.5 * n, 0.0, 1.0) * meander);
+        constexpr std::uint32_t block = 1024;
+        std::vector<std::uint32_t> live;
+        std::vector<glm::dvec3> points;
+        std::vector<double> values;
+        for (std::uint32_t first = begin; first < end; first += block) {
+            live.clear();
+            points.clear();
+            for (std::uint32_t i = first; i < std::min(end, first + block); ++i) {
+                if (!m.contains(Vertex{i})) continue;
+                const glm::dvec3 p(position[Vertex{i}]);
+                live.push_back(i);
+                points.push_back(p / std::sqrt(glm::dot(p, p)));
+            }
+            values.resize(points.size());
+            noise.evaluate(points, values);
+            for (std::size_t k = 0; k < live.size(); ++k)
+                slowness[live[k]] =
+                    static_cast<std::uint8_t>(std::clamp(2.5 * values[k], 0.0, 1.0) * meander);
         }
     });
     return slowness;

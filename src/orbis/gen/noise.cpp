@@ -4,7 +4,8 @@
 
 #include "orbis/gen/splitmix64.hpp"
 
-#include <cassert>
+#include <glm/gtc/type_ptr.hpp>
+
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -12,7 +13,7 @@
 #include <string>
 #include <utility>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(_MSC_VER)
 #define ORBIS_NOISE_AVX2 1
 #include <immintrin.h>
 #endif
@@ -94,8 +95,9 @@ struct Octave_view {
 
 #ifdef ORBIS_NOISE_AVX2
 // Four points at a time. Every operation below is the IEEE operation the scalar code does at the
-// same place, in the same order (no fused multiply-add: the intrinsics name each one), so each
-// lane rounds exactly as a scalar evaluation would.
+// same place, in the same order, so each lane rounds exactly as a scalar evaluation would. The
+// compiler may fuse vector multiplies and adds just as it may scalar ones: -ffp-contract=off
+// (src/orbis/gen/CMakeLists.txt) keeps both paths unfused.
 #define ORBIS_AVX2 __attribute__((target("avx2")))
 
 ORBIS_AVX2 inline __m256d fade4(__m256d t) {
@@ -210,8 +212,12 @@ ORBIS_AVX2 void fractal4(const std::int32_t* perm, const std::int32_t* codes,
     }
 }
 
+// Also true only where the system saves the AVX registers (the builtin asks XGETBV).
 bool has_avx2() {
-    static const bool has = __builtin_cpu_supports("avx2");
+    static const bool has = [] {
+        __builtin_cpu_init(); // in case this runs before the library's own start-up code
+        return __builtin_cpu_supports("avx2") != 0;
+    }();
     return has;
 }
 #endif
@@ -323,16 +329,28 @@ Fractal_noise::Fractal_noise(const Noise_params& params)
         octaves_[static_cast<std::size_t>(k)].amplitude /= amplitude_sum;
 }
 
+bool Fractal_noise::evaluates_in_vectors() {
+#ifdef ORBIS_NOISE_AVX2
+    return has_avx2();
+#else
+    return false;
+#endif
+}
+
 void Fractal_noise::evaluate(std::span<const glm::dvec3> points, std::span<double> out) const {
-    assert(out.size() == points.size());
+    // Checked in every build: the vector path stores four values at a time.
+    if (out.size() != points.size())
+        throw std::invalid_argument("Fractal_noise::evaluate: " + std::to_string(points.size()) +
+                                    " points but room for " + std::to_string(out.size()) +
+                                    " values");
     std::size_t done = 0;
 #ifdef ORBIS_NOISE_AVX2
     if (has_avx2()) {
         std::array<Octave_view, max_octaves> views{};
         for (int k = 0; k < params_.octaves; ++k) {
             const Octave& octave = octaves_[static_cast<std::size_t>(k)];
-            views[static_cast<std::size_t>(k)] = {octave.matrix.data(), &octave.offset.x,
-                                                  octave.amplitude};
+            views[static_cast<std::size_t>(k)] = {octave.matrix.data(),
+                                                  glm::value_ptr(octave.offset), octave.amplitude};
         }
         done = points.size() / 4 * 4;
         fractal4(noise_.perm_.data(), noise_.codes_.data(), views.data(), params_.octaves,

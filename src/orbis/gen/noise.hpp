@@ -72,8 +72,13 @@ public:
 
     /// `out[i] = (*this)(points[i])` for every i, bit for bit, four points at a time with AVX2
     /// vector instructions where the processor has them (the same IEEE operations in the same
-    /// order, lane by lane). Precondition: out.size() == points.size().
+    /// order, lane by lane): about half the time of one at a time (110 against 210 ns a point
+    /// for eight octaves on the processor measured). Throws std::invalid_argument unless
+    /// out.size() == points.size().
     void evaluate(std::span<const glm::dvec3> points, std::span<double> out) const;
+
+    /// True when evaluate() uses vector instructions on this processor (x86-64 with AVX2).
+    static bool evaluates_in_vectors();
 
     /// The parameters this noise was built from.
     const Noise_params& params() const { return params_; }

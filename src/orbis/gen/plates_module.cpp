@@ -250,15 +250,15 @@ std::vector<double> plate_areas(const Mesh& m, const Layer<glm::vec3, Layer_type
         // Neighbouring faces mostly lie in one plate, so that plate's sum is held in a register
         // while it lasts instead of going through memory for every corner (a store and a load
         // on the critical path of each addition); each plate's additions keep their order.
-        std::size_t current = 0;
-        double sum = area[0];
+        std::size_t current = SIZE_MAX; // no plate's sum held yet
+        double sum = 0;
         for (std::uint32_t i = 0; i < count; ++i) {
             const Third& t = thirds[i];
             if (t.corners[0] == UINT32_MAX) continue;
             for (const std::uint32_t v : t.corners) {
                 const auto k = static_cast<std::size_t>(plate[v]);
                 if (k != current) {
-                    area[current] = sum;
+                    if (current != SIZE_MAX) area[current] = sum;
                     current = k;
                     sum = area[k];
                 }
@@ -266,7 +266,7 @@ std::vector<double> plate_areas(const Mesh& m, const Layer<glm::vec3, Layer_type
             }
             total += 3 * t.area;
         }
-        area[current] = sum;
+        if (current != SIZE_MAX) area[current] = sum;
     }
     if (std::isfinite(total) && total > 0) return area;
     std::fill(area.begin(), area.end(), 0.0);

@@ -671,6 +671,35 @@ Dict climate_report(const Climate_module::Memory& k) {
 
 // Writes every vertex's wind, temperature and precipitation (dead slots get zeros).
 void write_all(World& world, const Climate_module::Memory& k) {
+    const auto* wind_in = world.layer(wind_layer);
+    const auto* temperature_in = world.layer(temperature_layer);
+    const auto* precipitation_in = world.layer(precipitation_layer);
+    if (!wind_in && !temperature_in && !precipitation_in) {
+        // A first run: each layer's memory is written once, on two threads, straight from the
+        // kept numbering, with no initial fill to compare against and copy over. Dead slots get
+        // 0 and slots past the mesh's the initial value, as the path below leaves them.
+        const auto every_value = [&](const auto& info, const auto& ranked) {
+            return [&](std::size_t first, auto out) {
+                using T = typename decltype(out)::value_type;
+                for (std::size_t i = 0; i < out.size(); ++i) {
+                    const std::size_t s = first + i;
+                    if (s >= k.slots) {
+                        out[i] = info.initial_value();
+                        continue;
+                    }
+                    const std::uint32_t r = k.rank[s];
+                    out[i] = r < k.order.size() && k.order[r] == s ? T(ranked[r]) : T(0);
+                }
+            };
+        };
+        auto wind_out = world.lock_new_layer(wind_layer);
+        auto temperature_out = world.lock_new_layer(temperature_layer);
+        auto precipitation_out = world.lock_new_layer(precipitation_layer);
+        parallel_chunks(wind_out, every_value(wind_layer, k.wind));
+        parallel_chunks(temperature_out, every_value(temperature_layer, k.temperature));
+        parallel_chunks(precipitation_out, every_value(precipitation_layer, k.rain));
+        return;
+    }
     const auto n = std::uint32_t(k.order.size());
     // Back to slot order on two threads (each rank writes its own slot; dead slots stay 0).
     std::vector<float> temperature_at(k.slots, 0.f), rain_at(k.slots, 0.f);
@@ -693,9 +722,6 @@ void write_all(World& world, const Climate_module::Memory& k) {
                         std::min(span.size(), values.size() - first), span.begin());
         };
     };
-    const auto* wind_in = world.layer(wind_layer);
-    const auto* temperature_in = world.layer(temperature_layer);
-    const auto* precipitation_in = world.layer(precipitation_layer);
     if (wind_in && temperature_in && precipitation_in) {
         const auto wind = changed_chunks(*wind_in, fill_from(wind_at));
         const auto temperature = changed_chunks(*temperature_in, fill_from(temperature_at));

@@ -97,9 +97,14 @@ std::size_t count_non_delaunay_edges(const Mesh& mesh, std::span<const glm::vec3
 
 namespace {
 
-// Lawson's loop from `stack` (distinct live primal base edges, each marked in `queued`).
-Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> stack,
-                        std::vector<bool> queued) {
+// Lawson's loop over an initial list of `count` edges, `initial(k)` the k-th (a dead edge is
+// skipped), visited from the last to the first as a stack would pop them; each
+// flip pushes the four edges around it, and those are drained before the next edge of the
+// list. `queued` marks the edges waiting: every edge of the list until it is visited, and the
+// pushed ones.
+template <class Initial>
+Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::size_t count,
+                        Initial initial, std::vector<bool> queued) {
     Scratch_vector<glm::dvec3> unit(p.size());
     parallel_ranges(static_cast<std::uint32_t>(p.size()),
                     [&](std::uint32_t begin, std::uint32_t end, unsigned) {
@@ -110,37 +115,38 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::vect
     // threads; the loop below then skips an edge whose verdict was keep unless a flip has since
     // changed its quad (a flip marks the four edges around it), which visits the edges in the
     // same order and makes the same flips as deciding every edge in turn.
-    const std::size_t initial = stack.size();
-    Scratch_vector<std::uint8_t> kept(initial);
+    Scratch_vector<std::uint8_t> kept(count);
     {
         const Mesh& m = *lock;
-        parallel_ranges(static_cast<std::uint32_t>(initial), [&](std::uint32_t begin,
-                                                                 std::uint32_t end, unsigned) {
+        parallel_ranges(static_cast<std::uint32_t>(count), [&](std::uint32_t begin,
+                                                               std::uint32_t end, unsigned) {
             for (std::uint32_t k = begin; k < end; ++k) {
+                const Edge e = initial(k);
+                if (!m.contains(e)) {
+                    kept[k] = 1;
+                    continue;
+                }
                 Quad q;
-                kept[k] = !quad_of(m, stack[k], q) || decide(p, unit, q) == Flip_decision::keep;
+                kept[k] = !quad_of(m, e, q) || decide(p, unit, q) == Flip_decision::keep;
             }
         });
     }
     std::vector<bool> changed(queued.size(), false);
     const std::size_t max_flips = 64 * (lock->edge_count() + 1);
     Lawson_result result;
-    while (!stack.empty()) {
-        const Edge e = stack.back();
-        const std::size_t k = stack.size() - 1;
-        stack.pop_back();
+    std::vector<Edge> stack;
+    const auto visit = [&](Edge e) {
         queued[e.quad_index()] = false;
-        if (k < initial && kept[k] && !changed[e.quad_index()]) continue;
         // Re-read after every flip: the first write may copy a mesh that a snapshot shares.
         const Mesh& m = *lock;
-        if (!m.contains(e)) continue;
+        if (!m.contains(e)) return;
         Quad q;
-        if (!quad_of(m, e, q)) continue;
+        if (!quad_of(m, e, q)) return;
         const Flip_decision d = decide(p, unit, q);
-        if (d == Flip_decision::keep) continue;
+        if (d == Flip_decision::keep) return;
         if (result.flips >= max_flips || d == Flip_decision::blocked || lock.try_flip(e)) {
             ++result.blocked;
-            continue;
+            return;
         }
         ++result.flips;
         const Mesh& flipped = *lock;
@@ -152,6 +158,18 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::vect
             queued[b.quad_index()] = true;
             stack.push_back(b);
         }
+    };
+    for (std::size_t k = count; k-- > 0;) {
+        const Edge e = initial(k);
+        if (kept[k] && !changed[e.quad_index()])
+            queued[e.quad_index()] = false;
+        else
+            visit(e);
+        while (!stack.empty()) {
+            const Edge n = stack.back();
+            stack.pop_back();
+            visit(n);
+        }
     }
     return result;
 }
@@ -161,29 +179,27 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::vect
 Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> edges) {
     // One mark per quad-edge, so each edge waits in the stack at most once.
     std::vector<bool> queued(lock->edge_slots() / 2, false);
-    std::vector<Edge> stack;
-    stack.reserve(edges.size());
+    std::vector<Edge> list;
+    list.reserve(edges.size());
     for (const Edge e : edges) {
         const Edge b = e.base();
         if (b.is_dual() || !lock->contains(b) || queued[b.quad_index()]) continue;
         queued[b.quad_index()] = true;
-        stack.push_back(b);
+        list.push_back(b);
     }
-    return flip_from(lock, p, std::move(stack), std::move(queued));
+    return flip_from(
+        lock, p, list.size(), [&](std::size_t k) { return list[k]; }, std::move(queued));
 }
 
 Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p) {
-    // The mesh's edges are live and distinct: no checks, and no list of them to copy.
-    const Mesh& m = *lock;
-    std::vector<bool> queued(m.edge_slots() / 2, false);
-    std::vector<Edge> stack;
-    stack.reserve(m.edge_count());
-    for (const Edge e : m.edges()) {
-        const Edge b = e.base();
-        queued[b.quad_index()] = true;
-        stack.push_back(b);
-    }
-    return flip_from(lock, p, std::move(stack), std::move(queued));
+    // Every live edge in index order is the list: quad-edge k's base edge, dead slots skipped,
+    // so no list is built. Marking the dead slots as waiting too is harmless: no flip reaches
+    // them.
+    const std::size_t quads = lock->edge_slots() / 2;
+    std::vector<bool> queued(quads, true);
+    return flip_from(
+        lock, p, quads, [](std::size_t k) { return Edge(static_cast<std::uint32_t>(2 * k)); },
+        std::move(queued));
 }
 
 std::string_view Delaunay_module::description() const {

@@ -177,7 +177,8 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::size
 } // namespace
 
 Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p, std::vector<Edge> edges) {
-    // One mark per quad-edge, so each edge waits in the stack at most once.
+    // One mark per quad-edge, so each edge is in the list once and waits in the stack at most
+    // once at a time.
     std::vector<bool> queued(lock->edge_slots() / 2, false);
     std::vector<Edge> list;
     list.reserve(edges.size());

@@ -60,7 +60,7 @@ Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions
                            std::vector<Edge> edges);
 
 /// lawson_flips starting from every edge of the mesh, in index order, without a list of them
-/// to build and check first. Cost: O(flips + edges of the mesh).
+/// to build and check first. Cost: O(flips + quad-edge slots, dead ones included).
 Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions);
 
 /// `delaunay`: restores the Delaunay condition after vertices moved, by edge flips. Reads

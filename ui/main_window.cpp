@@ -336,6 +336,11 @@ void Main_window::create_menus() {
 }
 
 void Main_window::connect_viewport() {
+    // A large document's other layers get their figures once its first picture is up: until
+    // then they would hold the GUI thread and share the cores with the view's build.
+    connect(viewport_, &Viewport::scene_ready, this, [this] {
+        if (layers_->stats_pending() && !stats_timer_->isActive()) stats_timer_->start();
+    });
     connect(viewport_, &Viewport::hovered, this,
             [this](const std::optional<Hover>& h, QPoint at, Qt::KeyboardModifiers modifiers) {
                 tool()->hover(Tool_event{at, modifiers, h});
@@ -414,7 +419,7 @@ void Main_window::document_replaced(bool first) {
     update_summary();
     inspector_->unpin();
     inspector_->set_world(world());
-    layers_->set_world(*world());
+    layers_->set_world(*world(), true);
     // A fresh world with an elevation layer shows it; otherwise the last choice stays if the
     // world has that layer.
     if (layers_->shown_layer().empty() && world()->find_layer("elevation"))

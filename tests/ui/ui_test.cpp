@@ -18,6 +18,7 @@
 #include "orbis/gen/pipeline.hpp"
 #include "orbis/io/formats.hpp"
 #include "orbis/io/world_file.hpp"
+#include "orbis/render/layer_stats.hpp"
 
 #include <QAction>
 #include <QApplication>
@@ -359,6 +360,51 @@ TEST_F(Window_test, FailedOpenKeepsTheDocument) {
     EXPECT_FALSE(window_->open_file("/nonexistent/world.orbis"));
     ASSERT_NE(window_->world(), nullptr);
     EXPECT_TRUE(*window_->world() == world);
+}
+
+// A large document's picture waits only for the figures the view needs (the shown layer's and
+// elevation's); the other layers' rows say "…" until the picture is up, then get the same
+// figures a full pass gives. A pending layer that is shown gets its figures at once.
+TEST_F(Window_test, ALargeDocumentsOtherLayerFiguresComeAfterItsPicture) {
+    const World world = small_world(2000);
+    const std::vector<render::Layer_stats> expected = render::all_layer_stats(world);
+    Layers_dock* dock = window_->layers_dock();
+    dock->set_figures_first_from(1); // as if the world were large
+    window_->set_document(world, QString(), false);
+    ASSERT_TRUE(dock->stats_pending());
+    ASSERT_EQ(dock->shown_layer(), "elevation");
+    std::size_t pending = 0;
+    for (const render::Layer_stats& s : dock->stats()) {
+        pending += s.pending;
+        if (s.name == "elevation") {
+            EXPECT_FALSE(s.pending);
+        }
+    }
+    EXPECT_GE(pending, 3u);
+    // Showing a pending layer computes it before the view asks for its colours.
+    dock->set_shown_layer("plate_id");
+    ASSERT_NE(dock->shown_stats(), nullptr);
+    EXPECT_FALSE(dock->shown_stats()->pending);
+    EXPECT_TRUE(dock->stats_pending());
+    // Once the picture is up, the rest follow without anything else asked of the window.
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dock->stats_pending(); }, 120'000));
+    const std::vector<render::Layer_stats>& now = dock->stats();
+    ASSERT_EQ(now.size(), expected.size());
+    for (std::size_t i = 0; i < now.size(); ++i) {
+        SCOPED_TRACE(now[i].name);
+        EXPECT_FALSE(now[i].pending);
+        EXPECT_EQ(now[i].name, expected[i].name);
+        EXPECT_EQ(now[i].count, expected[i].count);
+        EXPECT_EQ(now[i].finite, expected[i].finite);
+        if (expected[i].finite > 0) {
+            EXPECT_EQ(now[i].min, expected[i].min);
+            EXPECT_EQ(now[i].max, expected[i].max);
+            EXPECT_EQ(now[i].histogram, expected[i].histogram);
+        }
+    }
+    settle();
+    const QImage image = grab("large_document_figures_after_picture");
+    EXPECT_GT(changed_pixels(image, QImage(image.size(), image.format())), 10'000);
 }
 
 // A large file is drawn coarsely first, from a sample of its own vertices, while it loads;

@@ -20,6 +20,7 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -47,6 +48,13 @@ QString kind_name(const render::Layer_stats& s) {
 }
 
 QString number(double v) { return std::isnan(v) ? QString("–") : QString::number(v, 'g', 6); }
+
+// The count, min, mean and max columns of a layer's row.
+QStringList figure_columns(const render::Layer_stats& s) {
+    if (s.pending) return {"…", "…", "…", "…"};
+    if (s.is_dict) return {QString::number(s.count), QString(), QString(), QString()};
+    return {QString::number(s.count), number(s.min), number(s.mean), number(s.max)};
+}
 
 bool is_integer_type(const std::string& t) {
     return t == "bool" || t == "int32" || t == "uint32" || t == "int64";
@@ -143,8 +151,23 @@ Layers_dock::Layers_dock(QWidget* parent)
     histogram_->clear(tr("Choose a layer to colour the view"));
 }
 
-void Layers_dock::set_world(const World& world) {
-    stats_ = render::all_layer_stats(world, 32, stats_); // only changed layers are read again
+void Layers_dock::set_world(const World& world, bool view_layers_first) {
+    std::size_t values = 0;
+    if (view_layers_first)
+        for (const std::string& name : world.layer_names())
+            if (const Layer_base* base = world.find_layer(name)) values += base->size();
+    // Only changed layers are read again.
+    if (values >= figures_first_from_) {
+        const std::string shown = shown_;
+        stats_ = render::all_layer_stats(world, 32, stats_, [&](std::string_view name) {
+            return name == shown || name == "elevation";
+        });
+    } else {
+        stats_ = render::all_layer_stats(world, 32, stats_);
+    }
+    const bool pending = std::any_of(stats_.begin(), stats_.end(),
+                                     [](const render::Layer_stats& s) { return s.pending; });
+    pending_world_ = pending ? std::make_shared<const World>(world) : nullptr;
     hints_ = world.all_hints();
     stale_ = stale_layers(world);
     updating_ = true;
@@ -161,12 +184,8 @@ void Layers_dock::set_world(const World& world) {
                 title += " – " + label;
             if (!unit.isEmpty()) title += " (" + unit + ")";
         }
-        QStringList columns{title, kind_name(s), QString::fromStdString(s.value_type),
-                            QString::number(s.count)};
-        if (!s.is_dict)
-            columns << number(s.min) << number(s.mean) << number(s.max);
-        else
-            columns << QString() << QString() << QString();
+        QStringList columns{title, kind_name(s), QString::fromStdString(s.value_type)};
+        columns << figure_columns(s);
         const auto why = stale(s.name);
         columns << (why ? tr("stale") : QString());
         auto* item = new QTreeWidgetItem(table_, columns);
@@ -264,7 +283,28 @@ void Layers_dock::refresh_stale() {
             tr("%n stale layer(s); choose one to see why.", "", int(stale_.size())));
 }
 
+// A pending layer that is shown gets its figures at once: its histogram, its range and the
+// view's colours need them.
+void Layers_dock::compute_shown_if_pending() {
+    if (!pending_world_) return;
+    for (render::Layer_stats& s : stats_) {
+        if (s.name != shown_ || !s.pending) continue;
+        s = render::layer_stats(*pending_world_, s.name, 32);
+        for (int i = 0; i < table_->topLevelItemCount(); ++i) {
+            QTreeWidgetItem* item = table_->topLevelItem(i);
+            if (item->data(0, Qt::UserRole).toString().toStdString() != s.name) continue;
+            const QStringList figures = figure_columns(s);
+            for (int c = 0; c < figures.size(); ++c)
+                item->setText(3 + c, figures[c]);
+        }
+    }
+    if (std::none_of(stats_.begin(), stats_.end(),
+                     [](const render::Layer_stats& s) { return s.pending; }))
+        pending_world_.reset();
+}
+
 void Layers_dock::refresh_controls() {
+    compute_shown_if_pending();
     const render::Layer_stats* s = shown_stats();
     if (!s) {
         histogram_->clear(tr("Choose a layer to colour the view"));

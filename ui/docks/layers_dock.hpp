@@ -10,6 +10,7 @@
 #include <QDockWidget>
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,8 +42,19 @@ public:
 
     /// Lists the layers of `world` and recomputes their statistics. Keeps the shown layer when
     /// the world still has it, else shows none and emits view_changed. O(elements of every
-    /// layer).
-    void set_world(const World& world);
+    /// layer). With `view_layers_first` on a world whose layers hold at least
+    /// figures_first_from() values, only the figures the view needs are computed now (the shown
+    /// layer's and elevation's, for colours, relief and legend); the other rows say "…" until
+    /// the next set_world, or until one is shown. A new document's picture then waits for two
+    /// layers, not for all of them (half a second at 10M).
+    void set_world(const World& world, bool view_layers_first = false);
+    /// True while some layers' figures wait for the next set_world.
+    bool stats_pending() const { return pending_world_ != nullptr; }
+    /// Values (over all typed layers) from which set_world(world, true) leaves figures for
+    /// later; 2^26 by default, about a 4M-vertex world. For tests.
+    void set_figures_first_from(std::size_t values) { figures_first_from_ = values; }
+    /// See set_figures_first_from.
+    std::size_t figures_first_from() const { return figures_first_from_; }
     /// The layer chosen to colour the view, empty for none.
     const std::string& shown_layer() const { return shown_; }
     /// Chooses the layer that colours the view (empty: none); unknown names choose none.
@@ -69,6 +81,7 @@ private:
     void select_row_of_shown();
     void refresh_controls();
     void refresh_stale();
+    void compute_shown_if_pending();
 
     QTreeWidget* table_ = nullptr;
     QComboBox* map_ = nullptr;
@@ -83,6 +96,10 @@ private:
     std::vector<Stale_layer> stale_;
     std::string shown_;
     bool updating_ = false;
+    std::size_t figures_first_from_ = std::size_t{1} << 26;
+    // The world whose pending figures are still to be computed (a copy-on-write snapshot), so
+    // that a pending layer shown meanwhile gets its figures at once.
+    std::shared_ptr<const World> pending_world_;
 };
 
 } // namespace orbis::ui

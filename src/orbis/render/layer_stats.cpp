@@ -201,7 +201,8 @@ Layer_stats layer_stats(const World& world, std::string_view name, int bins) {
 }
 
 std::vector<Layer_stats> all_layer_stats(const World& world, int bins,
-                                         const std::vector<Layer_stats>& previous) {
+                                         const std::vector<Layer_stats>& previous,
+                                         const std::function<bool(std::string_view)>& now) {
     check_bins(bins);
     const std::vector<std::string> names = world.layer_names();
     std::vector<Layer_stats> out(names.size());
@@ -210,15 +211,21 @@ std::vector<Layer_stats> all_layer_stats(const World& world, int bins,
     for (std::size_t i = 0; i < names.size(); ++i) {
         const Layer_base* base = world.find_layer(names[i]);
         const auto same = [&](const Layer_stats& s) {
-            return base && !s.is_dict && s.name == names[i] && s.version == base->version() &&
-                   s.mesh_version == world.mesh_version() &&
+            return base && !s.is_dict && !s.pending && s.name == names[i] &&
+                   s.version == base->version() && s.mesh_version == world.mesh_version() &&
                    s.histogram.size() == (s.finite > 0 ? static_cast<std::size_t>(bins) : 0);
         };
         const auto kept = std::find_if(previous.begin(), previous.end(), same);
-        if (kept != previous.end())
+        if (kept != previous.end()) {
             out[i] = *kept;
-        else
+        } else if (base && now && !now(names[i])) {
+            out[i].name = names[i];
+            out[i].type = base->type();
+            out[i].value_type = std::string(base->value_name());
+            out[i].pending = true;
+        } else {
             todo.push_back(i);
+        }
     }
     // Each kind's mask is made once, before the layers are shared out.
     Live_mask masks[3];

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -50,6 +51,9 @@ struct Layer_stats {
     std::uint64_t version = 0;
     /// See `version`.
     std::uint64_t mesh_version = 0;
+    /// The figures are not computed yet (all_layer_stats was asked for other layers first):
+    /// only the name, the kind and the value type are filled.
+    bool pending = false;
 };
 
 /// The statistics of layer `name` of `world` with `bins` histogram bins. O(live elements + bins)
@@ -61,9 +65,12 @@ Layer_stats layer_stats(const World& world, std::string_view name, int bins = 32
 /// O(live elements per layer, summed), whole layers shared between two threads. A typed
 /// layer's figures are taken from `previous` (an earlier result, e.g. before an edit) when
 /// they were computed from the same version of it and of the mesh with as many bins, so that
-/// after a brush stroke only the stroked layer is read again.
+/// after a brush stroke only the stroked layer is read again. When `now` is given, only the
+/// typed layers it accepts (by name) are read; the others not in `previous` come back
+/// `pending`, so that a caller can show what it needs first and the rest later.
 /// \throws std::invalid_argument when bins < 1.
 std::vector<Layer_stats> all_layer_stats(const World& world, int bins = 32,
-                                         const std::vector<Layer_stats>& previous = {});
+                                         const std::vector<Layer_stats>& previous = {},
+                                         const std::function<bool(std::string_view)>& now = {});
 
 } // namespace orbis::render

@@ -339,7 +339,10 @@ void Main_window::connect_viewport() {
     // A large document's other layers get their figures once its first picture is up: until
     // then they would hold the GUI thread and share the cores with the view's build.
     connect(viewport_, &Viewport::scene_ready, this, [this] {
-        if (layers_->stats_pending() && !stats_timer_->isActive()) stats_timer_->start();
+        // Not for a build of a state left behind (another is queued): its scene is not the
+        // document's picture.
+        if (layers_->stats_pending() && !viewport_->scene_pending() && !stats_timer_->isActive())
+            stats_timer_->start();
     });
     connect(viewport_, &Viewport::hovered, this,
             [this](const std::optional<Hover>& h, QPoint at, Qt::KeyboardModifiers modifiers) {

@@ -51,7 +51,7 @@ public:
     /// True while some layers' figures wait for the next set_world.
     bool stats_pending() const { return pending_world_ != nullptr; }
     /// Values (over all typed layers) from which set_world(world, true) leaves figures for
-    /// later; 2^26 by default, about a 4M-vertex world. For tests.
+    /// later; 2^26 by default (about 2.8M vertices of the default pipeline's world). For tests.
     void set_figures_first_from(std::size_t values) { figures_first_from_ = values; }
     /// See set_figures_first_from.
     std::size_t figures_first_from() const { return figures_first_from_; }

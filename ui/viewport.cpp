@@ -78,6 +78,13 @@ struct Viewport::Build_result {
     std::shared_ptr<const render::Picker> picker;
     std::string error;
     bool whole = false; // built without a delta: another World state, not an edit of the last
+    bool picker_later = false; // the picker is built after the scene is shown
+};
+
+struct Viewport::Built_picker {
+    std::shared_ptr<const render::Picker> picker;
+    std::uint64_t mesh_version = 0;
+    std::uint64_t position_version = 0;
 };
 
 struct Viewport::Prefetched {
@@ -96,6 +103,7 @@ Viewport::Viewport(QWidget* parent)
     : QOpenGLWidget(parent)
     , builder_(std::make_unique<render::Scene_builder>())
     , watcher_(new QFutureWatcher<std::shared_ptr<Build_result>>(this))
+    , picker_watcher_(new QFutureWatcher<std::shared_ptr<Built_picker>>(this))
     , idle_(new QTimer(this))
     , prefetch_watcher_(new QFutureWatcher<std::shared_ptr<Prefetched>>(this))
     , prefetch_pool_(std::make_unique<QThreadPool>()) {
@@ -106,6 +114,7 @@ Viewport::Viewport(QWidget* parent)
     setFocusPolicy(Qt::StrongFocus);
     setMinimumSize(320, 240);
     connect(watcher_, &QFutureWatcherBase::finished, this, &Viewport::scene_built);
+    connect(picker_watcher_, &QFutureWatcherBase::finished, this, &Viewport::picker_built);
     idle_->setSingleShot(true);
     idle_->setInterval(idle_ms);
     connect(idle_, &QTimer::timeout, this, &Viewport::prefetch_next);
@@ -115,6 +124,7 @@ Viewport::Viewport(QWidget* parent)
 Viewport::~Viewport() {
     // The workers use builder_ and surface_; they must finish before those go.
     watcher_->waitForFinished();
+    picker_watcher_->waitForFinished();
     prefetch_watcher_->waitForFinished();
     release_gl();
 }
@@ -324,6 +334,10 @@ void Viewport::finish_scene() {
         // finished() is delivered through the event loop; deliver it now.
         scene_built();
     }
+    while (picker_building_) {
+        picker_watcher_->waitForFinished();
+        picker_built();
+    }
 }
 
 void Viewport::request_scene() {
@@ -350,13 +364,23 @@ void Viewport::request_scene() {
                 glm::length(glm::dvec3((*positions)[v])) > picker_->max_radius())
                 need_picker = true;
     }
+    // A picker on its way for this very state is not built twice.
+    if (need_picker && picker_building_ && positions &&
+        picker_job_mesh_version_ == world_->mesh_version() &&
+        picker_job_position_version_ == positions->version())
+        need_picker = false;
+    // A large world's first picture does not wait for its picker.
+    const bool picker_later =
+        need_picker && !delta && world_->mesh().vertex_count() >= picker_after_from_;
+    if (picker_later) need_picker = false;
     render::Scene_builder* builder = builder_.get();
-    auto job = [builder, world = *world_, options = options_, need_picker,
+    auto job = [builder, world = *world_, options = options_, need_picker, picker_later,
                 delta = std::move(delta)]() {
         auto result = std::make_shared<Build_result>();
         result->world = world;
         result->options = options;
         result->whole = !delta;
+        result->picker_later = picker_later;
         try {
             result->scene = builder->build(result->world, options, delta ? &*delta : nullptr);
             if (need_picker) result->picker = std::make_shared<render::Picker>(result->world);
@@ -386,6 +410,10 @@ void Viewport::scene_built() {
         if (result->picker) {
             picker_ = result->picker;
             picker_serves_world_ = false; // a new entry radius: true again below when current
+        } else if (result->picker_later) {
+            // The last picker may not enter this world where it should; none until its own.
+            picker_.reset();
+            picker_serves_world_ = false;
         }
         // A picker kept through a delta counts as current for the versions it now serves.
         picker_mesh_version_ = shown_->mesh_version();
@@ -416,7 +444,47 @@ void Viewport::scene_built() {
     }
     update();
     Q_EMIT scene_ready();
+    if (result->error.empty() && result->picker_later) request_picker();
     if (build_again_) request_scene();
+}
+
+void Viewport::request_picker() {
+    if (picker_building_ || !shown_ || !shown_->layer(position_layer)) return;
+    picker_building_ = true;
+    picker_job_mesh_version_ = shown_->mesh_version();
+    picker_job_position_version_ = shown_->layer(position_layer)->version();
+    picker_watcher_->setFuture(QtConcurrent::run([world = *shown_] {
+        auto built = std::make_shared<Built_picker>();
+        built->mesh_version = world.mesh_version();
+        built->position_version = world.layer(position_layer)->version();
+        try {
+            built->picker = std::make_shared<render::Picker>(world);
+        } catch (const std::exception&) {
+            // No picks in this state, as when a scene's own build fails.
+        }
+        return built;
+    }));
+}
+
+void Viewport::picker_built() {
+    if (!picker_building_ || picker_watcher_->future().resultCount() == 0) return;
+    picker_building_ = false;
+    const std::shared_ptr<Built_picker> built = picker_watcher_->future().result();
+    picker_watcher_->setFuture(QFuture<std::shared_ptr<Built_picker>>());
+    // Taken only for the state still shown, and only when no build made a picker meanwhile.
+    if (picker_ || !shown_ || !built->picker) return;
+    const auto* positions = shown_->layer(position_layer);
+    if (positions && built->mesh_version == shown_->mesh_version() &&
+        built->position_version == positions->version()) {
+        picker_ = built->picker;
+        picker_mesh_version_ = built->mesh_version;
+        picker_position_version_ = built->position_version;
+        const auto* now = world_ ? world_->layer(position_layer) : nullptr;
+        picker_serves_world_ = now && world_->mesh_version() == picker_mesh_version_ &&
+                               now->version() == picker_position_version_;
+    } else {
+        request_picker(); // the shown state moved on without a picker of its own
+    }
 }
 
 void Viewport::initializeGL() {

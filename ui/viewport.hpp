@@ -118,6 +118,14 @@ public:
     bool has_picture(const World& world) const;
     /// True while a state of set_prefetch() is being drawn.
     bool prefetching() const { return prefetching_; }
+    /// Worlds of at least this many vertices get their picker after their scene: the first
+    /// picture of a new world does not wait for it (0.3 s at 9M vertices), and hovering finds
+    /// nothing until it is ready. 2M by default; for tests.
+    void set_picker_after_from(std::uint32_t vertices) { picker_after_from_ = vertices; }
+    /// True while a picker is built after its scene (see set_picker_after_from).
+    bool picker_pending() const { return picker_building_; }
+    /// True when picks can be made (a picker for the shown world or one it can serve).
+    bool can_pick() const { return picker_ != nullptr; }
     /// What the last upload sent to the GPU.
     const render::gl::Upload_stats& last_upload() const { return last_upload_; }
     /// Why OpenGL could not start, or empty when it works.
@@ -180,6 +188,10 @@ private:
     struct Build_result;
     void request_scene();
     void scene_built();
+    struct Built_picker;
+    // Builds the picker of shown_ on a worker (one at a time).
+    void request_picker();
+    void picker_built();
     void update_hover(QPoint at, Qt::KeyboardModifiers modifiers);
     void draw_legend(QPainter& painter);
     void draw_category_legend(QPainter& painter);
@@ -226,6 +238,12 @@ private:
     std::optional<World> shown_;
     std::shared_ptr<const render::Picker> picker_;
     bool picker_serves_world_ = false; // picks may walk world_ instead of shown_
+    // The picker built after a large world's scene: the versions of shown_ it is for.
+    QFutureWatcher<std::shared_ptr<Built_picker>>* picker_watcher_ = nullptr;
+    bool picker_building_ = false;
+    std::uint64_t picker_job_mesh_version_ = 0;
+    std::uint64_t picker_job_position_version_ = 0;
+    std::uint32_t picker_after_from_ = 2'000'000;
 
     QPoint last_mouse_;
     QPoint press_at_;

@@ -246,6 +246,34 @@ TEST_F(Window_test, HoverShowsTheVertexUnderTheCursor) {
     EXPECT_FALSE(viewport()->hover_at(QPoint(2, 2)));
 }
 
+// A large world's first picture does not wait for its picker: the scene arrives with none,
+// hovering finds nothing until the picker is built, and then picks as usual.
+TEST_F(Window_test, ALargeWorldsPickerComesAfterItsPicture) {
+    viewport()->set_picker_after_from(1); // as if the world were large
+    const World world = small_world();
+    std::optional<bool> could_pick_at_picture;
+    QObject::connect(viewport(), &Viewport::scene_ready, viewport(), [&] {
+        if (!could_pick_at_picture) could_pick_at_picture = viewport()->can_pick();
+    });
+    window_->set_document(world, QString(), false);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return could_pick_at_picture.has_value(); }, 120'000));
+    EXPECT_FALSE(*could_pick_at_picture);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return viewport()->can_pick() && !viewport()->picker_pending(); }, 120'000));
+    settle();
+    const Vertex v = front_vertex(world);
+    const glm::dvec3 at =
+        viewport()->camera().project(glm::dvec3((*world.layer(position_layer))[v]));
+    const auto hover = viewport()->hover_at(QPoint(int(at.x), int(at.y)));
+    ASSERT_TRUE(hover);
+    EXPECT_EQ(hover->vertex, v);
+    // Colouring by another layer keeps the picker.
+    window_->layers_dock()->set_shown_layer("elevation");
+    settle();
+    EXPECT_TRUE(viewport()->can_pick());
+    EXPECT_FALSE(viewport()->picker_pending());
+}
+
 TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
     World world = small_world(20000);
     // Rivers are rebuilt whole after a mesh edit (they follow discharge, which the edit makes

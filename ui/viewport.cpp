@@ -281,7 +281,7 @@ void Viewport::set_world(const World& world, const World_delta& delta) {
     }
     world_ = world;
     picture_.reset();
-    if (picker_serves_world_) {
+    if (picker_serves_world_ && picker_) {
         const auto* positions = world_->layer(position_layer);
         for (const Vertex v : delta.vertices)
             if (!positions || (world_->mesh().contains(v) &&
@@ -364,10 +364,12 @@ void Viewport::request_scene() {
                 glm::length(glm::dvec3((*positions)[v])) > picker_->max_radius())
                 need_picker = true;
     }
-    // A picker on its way for this very state is not built twice.
-    if (need_picker && picker_building_ && positions &&
-        picker_job_mesh_version_ == world_->mesh_version() &&
-        picker_job_position_version_ == positions->version())
+    // While a picker is on its way, no build makes another: one for this very state is not
+    // built twice, and an edit's build leaves it to the job (picker_built asks again for the
+    // state then shown), rather than spend the whole world's picker on the edit's picture.
+    if (need_picker && picker_building_ &&
+        (delta || (positions && picker_job_mesh_version_ == world_->mesh_version() &&
+                   picker_job_position_version_ == positions->version())))
         need_picker = false;
     // A large world's first picture does not wait for its picker.
     const bool picker_later =
@@ -418,7 +420,7 @@ void Viewport::scene_built() {
         // A picker kept through a delta counts as current for the versions it now serves.
         picker_mesh_version_ = shown_->mesh_version();
         picker_position_version_ = shown_->layer(position_layer)->version();
-        if (world_ && world_->mesh_version() == picker_mesh_version_ &&
+        if (picker_ && world_ && world_->mesh_version() == picker_mesh_version_ &&
             world_->layer(position_layer) &&
             world_->layer(position_layer)->version() == picker_position_version_)
             picker_serves_world_ = true;
@@ -459,8 +461,9 @@ void Viewport::request_picker() {
         built->position_version = world.layer(position_layer)->version();
         try {
             built->picker = std::make_shared<render::Picker>(world);
-        } catch (const std::exception&) {
-            // No picks in this state, as when a scene's own build fails.
+        } catch (...) {
+            // No picks in this state, as when a scene's own build fails; the future still has
+            // a result, so picker_built() always runs.
         }
         return built;
     }));
@@ -472,10 +475,12 @@ void Viewport::picker_built() {
     const std::shared_ptr<Built_picker> built = picker_watcher_->future().result();
     picker_watcher_->setFuture(QFuture<std::shared_ptr<Built_picker>>());
     // Taken only for the state still shown, and only when no build made a picker meanwhile.
-    if (picker_ || !shown_ || !built->picker) return;
+    if (picker_ || !shown_) return;
     const auto* positions = shown_->layer(position_layer);
-    if (positions && built->mesh_version == shown_->mesh_version() &&
-        built->position_version == positions->version()) {
+    const bool current = positions && built->mesh_version == shown_->mesh_version() &&
+                         built->position_version == positions->version();
+    if (current && !built->picker) return; // this state has no picks
+    if (current) {
         picker_ = built->picker;
         picker_mesh_version_ = built->mesh_version;
         picker_position_version_ = built->position_version;

@@ -392,6 +392,20 @@ void Viewport::request_scene() {
         return result;
     };
     watcher_->setFuture(QtConcurrent::run(job));
+    if (!delta) prepare_triangles();
+}
+
+void Viewport::prepare_triangles() {
+    if (!renderer_.initialized() || !options_.triangles) return;
+    // Shared vertices unless a face layer is shown (see Scene_builder::build).
+    const Layer_base* layer = options_.layer.empty() ? nullptr : world_->find_layer(options_.layer);
+    if (layer && layer->type() == Layer_type::face) return;
+    const bool coloured = layer && layer->type() == Layer_type::vertex;
+    const bool current = QOpenGLContext::currentContext() == context();
+    if (!current) makeCurrent();
+    renderer_.prepare_triangles(world_->mesh().vertex_count(), 3 * world_->mesh().face_count(),
+                                coloured);
+    if (!current) doneCurrent();
 }
 
 void Viewport::scene_built() {

@@ -188,6 +188,9 @@ private:
     struct Build_result;
     void request_scene();
     void scene_built();
+    // Has the renderer allocate the triangles' GPU storage for world_ while its whole build
+    // runs (see Gl_renderer::prepare_triangles).
+    void prepare_triangles();
     struct Built_picker;
     // Builds the picker of shown_ on a worker (one at a time).
     void request_picker();

@@ -95,16 +95,20 @@ void Gl_renderer::initialize() {
 
 void Gl_renderer::release() {
     if (!initialized_) return;
-    for (Part& p : parts_) {
-        const GLuint buffers[] = {p.positions, p.normals, p.colours, p.indices};
-        glDeleteBuffers(4, buffers);
-        if (p.vao) glDeleteVertexArrays(1, &p.vao);
-        p = Part{};
-    }
+    for (Part& p : parts_)
+        delete_objects(p);
+    delete_objects(spare_triangles_);
     glDeleteProgram(surface_program_);
     glDeleteProgram(bare_program_);
     surface_program_ = bare_program_ = 0;
     initialized_ = false;
+}
+
+void Gl_renderer::delete_objects(Part& part) {
+    const GLuint buffers[] = {part.positions, part.normals, part.colours, part.indices};
+    glDeleteBuffers(4, buffers);
+    if (part.vao) glDeleteVertexArrays(1, &part.vao);
+    part = Part{};
 }
 
 void Gl_renderer::ensure_objects(Part& part) {
@@ -356,9 +360,58 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
     }
 }
 
+void Gl_renderer::prepare_triangles(std::size_t vertices, std::size_t indices, bool colours) {
+    const std::size_t bytes = with_room(vertices) * (sizeof(glm::vec3) + sizeof(Colour)) +
+                              with_room(indices) * sizeof(std::uint32_t);
+    const Part& now = parts_[triangles];
+    if (4 * (now.positions_bytes + now.colours_bytes + now.indices_bytes) >= bytes) return;
+    delete_objects(spare_triangles_);
+    Part& part = spare_triangles_;
+    ensure_objects(part);
+    part.vertex_capacity = with_room(vertices);
+    part.index_capacity = with_room(indices);
+    part.positions_bytes = part.vertex_capacity * sizeof(glm::vec3);
+    glBindBuffer(GL_ARRAY_BUFFER, part.positions);
+    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(part.positions_bytes), nullptr,
+                 GL_STATIC_DRAW);
+    if (colours) {
+        part.colours_bytes = part.vertex_capacity * sizeof(Colour);
+        glBindBuffer(GL_ARRAY_BUFFER, part.colours);
+        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(part.colours_bytes), nullptr,
+                     GL_STATIC_DRAW);
+    }
+    glBindBuffer(GL_ARRAY_BUFFER, 0);
+    // The index buffer is bound to the part's own vertex array object (ensure_objects).
+    glBindVertexArray(part.vao);
+    part.indices_bytes = part.index_capacity * sizeof(std::uint32_t);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(part.indices_bytes), nullptr,
+                 GL_STATIC_DRAW);
+    glBindVertexArray(0);
+}
+
+void Gl_renderer::take_spare_triangles(const Scene_part<Triangle_buffers>& scene_part) {
+    if (!spare_triangles_.vao) return;
+    const Triangle_buffers* b = scene_part.geometry;
+    Part& spare = spare_triangles_;
+    // Taken only for a whole upload the spare's storage is kept for, as upload_part would keep
+    // its own.
+    const bool fits =
+        b && draws_indexed(*b) && !scene_part.dirt &&
+        parts_[triangles].geometry_stamp != scene_part.geometry_stamp &&
+        keep_room(spare.vertex_capacity, b->positions.size()) == spare.vertex_capacity &&
+        keep_room(spare.index_capacity, b->indices.size()) == spare.index_capacity;
+    if (fits) {
+        delete_objects(parts_[triangles]);
+        std::swap(parts_[triangles], spare);
+    } else {
+        delete_objects(spare);
+    }
+}
+
 Upload_stats Gl_renderer::upload(const Scene& scene) {
     const auto start = std::chrono::steady_clock::now();
     Upload_stats stats;
+    take_spare_triangles(scene.triangles);
     upload_part(parts_[triangles], scene.triangles, stats);
     upload_part(parts_[voronoi], scene.voronoi, stats);
     upload_part(parts_[primal], scene.primal_edges, stats);

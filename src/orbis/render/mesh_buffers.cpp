@@ -2,6 +2,7 @@
 // CPU-side vertex and index arrays of a mesh, its Voronoi dual and their colours.
 #include "orbis/render/mesh_buffers.hpp"
 
+#include "orbis/render/first_touch.hpp"
 #include "orbis/render/growth.hpp"
 #include "orbis/render/live_range.hpp"
 #include "orbis/render/live_slots.hpp"
@@ -69,14 +70,18 @@ Curve_order along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
     const std::uint32_t cells = sphere_curve_cells(level);
     // Free slots get the key past the last cell: they sort to the end and are cut off there.
     const std::uint32_t free_slot = cells;
-    std::vector<std::uint32_t> vertex_key(m.vertex_slots());
+    std::vector<std::uint32_t> vertex_key;
+    detail::touch_storage(vertex_key, m.vertex_slots());
+    vertex_key.resize(m.vertex_slots());
     in_parallel(m.vertex_slots(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i)
             vertex_key[i] = m.contains(Vertex{static_cast<std::uint32_t>(i)})
                                 ? sphere_curve_key(positions[i], level)
                                 : free_slot;
     });
-    std::vector<std::uint32_t> face_key(m.face_slots());
+    std::vector<std::uint32_t> face_key;
+    detail::touch_storage(face_key, m.face_slots());
+    face_key.resize(m.face_slots());
     in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
             const Face f{static_cast<std::uint32_t>(i)};
@@ -211,11 +216,18 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     detail::reserve_with_room(out.positions, outputs);
     detail::reserve_with_room(out.normals, flat ? faces : outputs);
     detail::reserve_with_room(out.vertex_of, outputs);
-    if (!flat) out.indices.resize(3 * faces);
+    if (!flat) {
+        detail::touch_storage(out.indices, 3 * faces);
+        out.indices.resize(3 * faces);
+    }
+    detail::touch_storage(out.face_of, faces);
     out.face_of.resize(faces);
     if (flat) {
+        detail::touch_storage(out.positions, 3 * faces);
         out.positions.resize(3 * faces);
+        detail::touch_storage(out.normals, faces);
         out.normals.resize(faces);
+        detail::touch_storage(out.vertex_of, 3 * faces);
         out.vertex_of.resize(3 * faces);
         in_parallel(faces, [&](std::size_t first, std::size_t last) {
             for (std::size_t t = first; t < last; ++t)
@@ -225,8 +237,12 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
         return;
     }
     // Smooth: one output vertex per live vertex, along the curve too; slots map to outputs.
-    std::vector<std::uint32_t> output_of(m.vertex_slots(), unset);
+    std::vector<std::uint32_t> output_of;
+    detail::touch_storage(output_of, m.vertex_slots());
+    output_of.assign(m.vertex_slots(), unset);
+    detail::touch_storage(out.positions, curve.vertices.size());
     out.positions.resize(curve.vertices.size());
+    detail::touch_storage(out.vertex_of, curve.vertices.size());
     out.vertex_of.resize(curve.vertices.size());
     in_parallel(curve.vertices.size(), [&](std::size_t first, std::size_t last) {
         for (std::size_t j = first; j < last; ++j) {
@@ -239,7 +255,9 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     // Faces are read in slot order, in which a face and its quad-edges were made together, and
     // written at their place along the curve: one scattered store a face instead of the
     // several scattered loads of walking a face's edges in curve order.
-    std::vector<std::uint32_t> place(m.face_slots());
+    std::vector<std::uint32_t> place;
+    detail::touch_storage(place, m.face_slots());
+    place.resize(m.face_slots());
     in_parallel(faces, [&](std::size_t first, std::size_t last) {
         for (std::size_t t = first; t < last; ++t)
             place[order[t]] = static_cast<std::uint32_t>(t);

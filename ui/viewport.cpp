@@ -173,6 +173,9 @@ void Viewport::set_world(const World& world, bool reset_camera) {
         picture_place_ = place();
         update(); // otherwise the frame on screen stays until the scene is ready
     }
+    // After the kept picture, which must not wait for it; only while this world's own build
+    // runs (one for an earlier state would upload first and give the storage back).
+    if (building_ && !build_again_) prepare_triangles();
 }
 
 render::View_place Viewport::place() const {
@@ -392,7 +395,6 @@ void Viewport::request_scene() {
         return result;
     };
     watcher_->setFuture(QtConcurrent::run(job));
-    if (!delta) prepare_triangles();
 }
 
 void Viewport::prepare_triangles() {
@@ -401,10 +403,11 @@ void Viewport::prepare_triangles() {
     const Layer_base* layer = options_.layer.empty() ? nullptr : world_->find_layer(options_.layer);
     if (layer && layer->type() == Layer_type::face) return;
     const bool coloured = layer && layer->type() == Layer_type::vertex;
+    const bool normals = options_.shading != render::Shading::flat;
     const bool current = QOpenGLContext::currentContext() == context();
     if (!current) makeCurrent();
     renderer_.prepare_triangles(world_->mesh().vertex_count(), 3 * world_->mesh().face_count(),
-                                coloured);
+                                coloured, normals);
     if (!current) doneCurrent();
 }
 
@@ -417,6 +420,11 @@ void Viewport::scene_built() {
     if (!result->error.empty()) {
         message_ = QString::fromStdString(result->error);
         shown_.reset();
+        if (renderer_.prepared_bytes() > 0) {
+            makeCurrent();
+            renderer_.drop_prepared();
+            doneCurrent();
+        }
     } else {
         shown_ = result->world;
         // A build for a state left since draws that state, not the picture of the current one.

@@ -28,12 +28,14 @@ World planet(std::uint32_t count, std::uint64_t seed) {
     return w;
 }
 
-class Prepared_triangles_gl : public ::testing::Test {
+class Prepared_triangles_gl : public ::testing::TestWithParam<Shading> {
 protected:
     void SetUp() override {
         if (!gl_.fbo) GTEST_SKIP() << "no OpenGL 3.3 core context (run under xvfb-run)";
         options_.layer = "height";
+        options_.shading = GetParam();
     }
+    bool normals() const { return GetParam() != Shading::flat; }
     // The picture `renderer` draws of what it holds, the camera framing `radius`.
     QImage draw(gl::Gl_renderer& renderer, double radius) {
         Camera camera;
@@ -72,7 +74,7 @@ protected:
     View_options options_;
 };
 
-TEST_F(Prepared_triangles_gl, AFittingBuildTakesTheStorageAndDrawsTheSame) {
+TEST_P(Prepared_triangles_gl, AFittingBuildTakesTheStorageAndDrawsTheSame) {
     const World small = planet(2'000, 1), large = planet(60'000, 2);
     // One builder, as in the viewport: its stamps tell the renderer what changed.
     Scene_builder builder;
@@ -82,7 +84,8 @@ TEST_F(Prepared_triangles_gl, AFittingBuildTakesTheStorageAndDrawsTheSame) {
     renderer.upload(first);
     const QImage before = draw(renderer, first.radius);
     ASSERT_GT(planet_pixels(before), width * height / 10);
-    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), true);
+    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), true,
+                               normals());
     EXPECT_GT(renderer.prepared_bytes(), 60'000u * 3 * sizeof(std::uint32_t));
     // Meanwhile the small world is drawn as before.
     EXPECT_EQ(differing(draw(renderer, first.radius), before), 0);
@@ -93,16 +96,18 @@ TEST_F(Prepared_triangles_gl, AFittingBuildTakesTheStorageAndDrawsTheSame) {
     renderer.upload(second);
     EXPECT_EQ(renderer.prepared_bytes(), 0u);
     const QImage taken = draw(renderer, second.radius);
-    taken.save(screenshot_path("prepared_triangles_taken"));
+    taken.save(
+        screenshot_path(QString("prepared_triangles_taken_%1").arg(static_cast<int>(GetParam()))));
     EXPECT_GT(differing(taken, before), width * height / 100); // another world is drawn
     EXPECT_EQ(differing(taken, expected), 0);
     // Triangles that already hold that much storage need none prepared.
-    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), true);
+    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), true,
+                               normals());
     EXPECT_EQ(renderer.prepared_bytes(), 0u);
     renderer.release();
 }
 
-TEST_F(Prepared_triangles_gl, ABuildThatDoesNotFitGivesTheStorageBack) {
+TEST_P(Prepared_triangles_gl, ABuildThatDoesNotFitGivesTheStorageBack) {
     const World small = planet(2'000, 1), large = planet(60'000, 2);
     Scene_builder builder;
     const Scene scene = builder.build(small, options_);
@@ -111,7 +116,14 @@ TEST_F(Prepared_triangles_gl, ABuildThatDoesNotFitGivesTheStorageBack) {
 
     gl::Gl_renderer renderer;
     renderer.initialize();
-    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), false);
+    // A build that failed gives it back without an upload.
+    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), false,
+                               normals());
+    EXPECT_GT(renderer.prepared_bytes(), 0u);
+    renderer.drop_prepared();
+    EXPECT_EQ(renderer.prepared_bytes(), 0u);
+    renderer.prepare_triangles(large.mesh().vertex_count(), 3 * large.mesh().face_count(), false,
+                               normals());
     EXPECT_GT(renderer.prepared_bytes(), 0u);
     renderer.upload(scene); // far fewer triangles than prepared for
     EXPECT_EQ(renderer.prepared_bytes(), 0u);
@@ -130,12 +142,16 @@ TEST_F(Prepared_triangles_gl, ABuildThatDoesNotFitGivesTheStorageBack) {
     const Scene flat = builder.build(faces, o);
     ASSERT_TRUE(flat.layer_error.empty()) << flat.layer_error;
     const QImage flat_expected = plain(flat);
-    renderer.prepare_triangles(faces.mesh().vertex_count(), 3 * faces.mesh().face_count(), true);
+    renderer.prepare_triangles(faces.mesh().vertex_count(), 3 * faces.mesh().face_count(), true,
+                               normals());
     renderer.upload(flat);
     EXPECT_EQ(renderer.prepared_bytes(), 0u);
     EXPECT_EQ(differing(draw(renderer, flat.radius), flat_expected), 0);
     renderer.release();
 }
+
+INSTANTIATE_TEST_SUITE_P(BothShadings, Prepared_triangles_gl,
+                         ::testing::Values(Shading::flat, Shading::smooth));
 
 } // namespace
 } // namespace orbis::render

@@ -360,32 +360,41 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
     }
 }
 
-void Gl_renderer::prepare_triangles(std::size_t vertices, std::size_t indices, bool colours) {
-    const std::size_t bytes = with_room(vertices) * (sizeof(glm::vec3) + sizeof(Colour)) +
-                              with_room(indices) * sizeof(std::uint32_t);
+void Gl_renderer::prepare_triangles(std::size_t vertices, std::size_t indices, bool colours,
+                                    bool normals) {
+    const std::size_t vertex_capacity = with_room(vertices), index_capacity = with_room(indices);
+    const std::size_t positions_bytes = vertex_capacity * sizeof(glm::vec3);
+    const std::size_t normals_bytes = normals ? positions_bytes : 0;
+    const std::size_t colours_bytes = colours ? vertex_capacity * sizeof(Colour) : 0;
+    const std::size_t indices_bytes = index_capacity * sizeof(std::uint32_t);
+    const std::size_t bytes = positions_bytes + normals_bytes + colours_bytes + indices_bytes;
     const Part& now = parts_[triangles];
-    if (4 * (now.positions_bytes + now.colours_bytes + now.indices_bytes) >= bytes) return;
-    delete_objects(spare_triangles_);
+    if (4 * (now.positions_bytes + now.normals_bytes + now.colours_bytes + now.indices_bytes) >=
+        bytes)
+        return;
     Part& part = spare_triangles_;
+    if (part.vao && part.vertex_capacity == vertex_capacity &&
+        part.index_capacity == index_capacity && part.normals_bytes == normals_bytes &&
+        part.colours_bytes == colours_bytes)
+        return;
+    delete_objects(part);
     ensure_objects(part);
-    part.vertex_capacity = with_room(vertices);
-    part.index_capacity = with_room(indices);
-    part.positions_bytes = part.vertex_capacity * sizeof(glm::vec3);
+    part.vertex_capacity = vertex_capacity;
+    part.index_capacity = index_capacity;
+    const auto allocate = [this](unsigned target, std::size_t& allocated, std::size_t size) {
+        allocated = size;
+        if (size > 0) glBufferData(target, static_cast<GLsizeiptr>(size), nullptr, GL_STATIC_DRAW);
+    };
     glBindBuffer(GL_ARRAY_BUFFER, part.positions);
-    glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(part.positions_bytes), nullptr,
-                 GL_STATIC_DRAW);
-    if (colours) {
-        part.colours_bytes = part.vertex_capacity * sizeof(Colour);
-        glBindBuffer(GL_ARRAY_BUFFER, part.colours);
-        glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(part.colours_bytes), nullptr,
-                     GL_STATIC_DRAW);
-    }
+    allocate(GL_ARRAY_BUFFER, part.positions_bytes, positions_bytes);
+    glBindBuffer(GL_ARRAY_BUFFER, part.normals);
+    allocate(GL_ARRAY_BUFFER, part.normals_bytes, normals_bytes);
+    glBindBuffer(GL_ARRAY_BUFFER, part.colours);
+    allocate(GL_ARRAY_BUFFER, part.colours_bytes, colours_bytes);
     glBindBuffer(GL_ARRAY_BUFFER, 0);
     // The index buffer is bound to the part's own vertex array object (ensure_objects).
     glBindVertexArray(part.vao);
-    part.indices_bytes = part.index_capacity * sizeof(std::uint32_t);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, static_cast<GLsizeiptr>(part.indices_bytes), nullptr,
-                 GL_STATIC_DRAW);
+    allocate(GL_ELEMENT_ARRAY_BUFFER, part.indices_bytes, indices_bytes);
     glBindVertexArray(0);
 }
 

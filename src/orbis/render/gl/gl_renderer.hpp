@@ -51,18 +51,21 @@ public:
     /// Makes the GPU buffers match `scene`; parts the scene leaves out are not drawn.
     Upload_stats upload(const Scene& scene);
     /// Gives a whole build's triangles, drawn from `vertices` shared vertices (coloured when
-    /// `colours`) and `indices` indices, their GPU storage before the build arrives, in
-    /// buffers of their own: what is drawn meanwhile is untouched, and the next upload() takes
-    /// them when the build fits them (else gives them back). A software renderer zeroes new
-    /// storage on the calling thread (0.45 s for the indices of 9M vertices), which this lets
-    /// the caller pay while the build runs on other cores. Does nothing when the triangles
-    /// drawn now already hold a quarter of that storage, so the two never both hold a large
-    /// world. Cost: the storage's bytes, once.
-    void prepare_triangles(std::size_t vertices, std::size_t indices, bool colours);
+    /// `colours`, with normals when `normals`) and `indices` indices, their GPU storage before
+    /// the build arrives, in buffers of their own: what is drawn meanwhile is untouched, and
+    /// the next upload() takes them when the build fits them (else gives them back). A
+    /// software renderer zeroes new storage on the calling thread (0.45 s for the indices of
+    /// 9M vertices), which this lets the caller pay while the build runs on other cores. Does
+    /// nothing when the triangles drawn now already hold a quarter of that storage, so the two
+    /// never both hold a large world, or when the same storage is prepared already. Cost: the
+    /// storage's bytes, once.
+    void prepare_triangles(std::size_t vertices, std::size_t indices, bool colours, bool normals);
+    /// Gives back what prepare_triangles() holds (a build that failed will not upload it).
+    void drop_prepared() { delete_objects(spare_triangles_); }
     /// Bytes of GPU storage prepare_triangles() holds for the next upload (0 when none).
     std::size_t prepared_bytes() const {
         const Part& p = spare_triangles_;
-        return p.vao ? p.positions_bytes + p.colours_bytes + p.indices_bytes : 0;
+        return p.vao ? p.positions_bytes + p.normals_bytes + p.colours_bytes + p.indices_bytes : 0;
     }
     /// Draws the uploaded parts as seen by `camera` into the current framebuffer, on
     /// `background`. `lighting` false draws the exact colours.

@@ -525,6 +525,82 @@ TEST(Water, RibbonsLieJustAboveTheirFacesAndFaceOutward) {
     }
 }
 
+// A hand-made layer may send a vertex's water down several edges: a ribbon's downstream end
+// takes its scale from the largest, of equals the first in edge order, whichever way round the
+// vertex its edges come.
+TEST(Water, ARibbonEndsOnTheScaleOfTheLargestEdgeLeaving) {
+    World w =
+        gen::make_sphere_world({.count = 400, .radius = 1.f, .perturbation = 0.5f, .seed = 5});
+    const Mesh& m = w.mesh();
+    // A vertex with a river coming in, and four edges leaving it with lengths far apart.
+    Vertex d;
+    std::vector<Edge> out;
+    for (const Vertex v : m.vertices()) {
+        std::vector<Edge> ring(v.edges(m).begin(), v.edges(m).end());
+        if (ring.size() >= 5) {
+            d = v;
+            out = ring;
+            break;
+        }
+    }
+    ASSERT_TRUE(d.valid());
+    const Edge in = out.back().sym(); // into d
+    out.pop_back();
+    const auto* p = w.layer(position_layer);
+    auto length_of = [&](Edge e) {
+        return glm::length(glm::dvec3((*p)[e.dest(m)]) - glm::dvec3((*p)[e.origin(m)]));
+    };
+    View_options o;
+    o.rivers = true;
+    o.river_min_discharge = 100.0;
+    Scene_builder b;
+    // The downstream end's lift: a hundredth of the leaving edge's length.
+    auto lift_of_end = [&]() {
+        const Scene s = b.build(w, o);
+        const River_buffers& r = *s.rivers.geometry;
+        for (std::size_t k = 0; k < r.edge_of.size(); ++k)
+            if (r.edge_of[k] == in)
+                return glm::length(glm::dvec3(r.positions[k * river_ribbon_vertices + 4]) -
+                                   glm::dvec3((*p)[d]));
+        ADD_FAILURE() << "no ribbon along the river into the vertex";
+        return 0.0;
+    };
+    // Ring order and edge order differ: the two equal largest are the ring's last two, so
+    // that the first in edge order is not always the first met going round.
+    const std::vector<float> flows = {50.f, 200.f, 300.f, 300.f};
+    std::vector<Edge> by_index(out.begin(), out.end());
+    std::sort(by_index.begin(), by_index.end(),
+              [](Edge a, Edge c) { return a.index() < c.index(); });
+    for (const bool reversed : {false, true}) {
+        {
+            auto [q] = w.lock_layer(gen::discharge_layer);
+            for (const Edge e : m.edges()) {
+                q[e] = 0.f;
+                q[e.sym()] = 0.f;
+            }
+            q[in] = 500.f;
+            for (std::size_t i = 0; i < out.size(); ++i)
+                q[out[reversed ? out.size() - 1 - i : i]] = i < flows.size() ? flows[i] : 0.f;
+        }
+        const auto* q = w.layer(gen::discharge_layer);
+        Edge expected;
+        for (const Edge e : by_index)
+            if (!expected.valid() || (*q)[e] > (*q)[expected]) expected = e;
+        ASSERT_EQ((*q)[expected], 300.f);
+        EXPECT_NEAR(lift_of_end(), 0.01 * length_of(expected), 1e-6) << "reversed " << reversed;
+        // One more litre makes the other of the two the largest.
+        Edge other;
+        for (const Edge e : by_index)
+            if (e != expected && (*q)[e] == 300.f) other = e;
+        ASSERT_TRUE(other.valid());
+        {
+            auto [qw] = w.lock_layer(gen::discharge_layer);
+            qw[other] = 301.f;
+        }
+        EXPECT_NEAR(lift_of_end(), 0.01 * length_of(other), 1e-6) << "reversed " << reversed;
+    }
+}
+
 TEST(Water, RiversOffOrImpossibleDrawNothing) {
     World w = water_world();
     View_options o = terrain_view();

@@ -5,6 +5,7 @@
 #include "orbis/core/layer.hpp"
 #include "orbis/core/layer_info.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/render/parallel.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -106,12 +107,17 @@ const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
         if (!relief_layer_.empty()) {
             const Layer_base& relief = relief_layer_of(world, relief_layer_);
             const Water_layers water = water_flattens(world) ? water_layers(world) : Water_layers{};
-            for (const Vertex v : world.mesh().vertices()) {
-                const double value =
-                    water && water.wet(v) ? double((*water.level)[v]) : relief_value(relief, v);
-                if (std::isfinite(value))
-                    positions_[v.index()] *= static_cast<float>(1.0 + relief_scale_ * value);
-            }
+            const Mesh& m = world.mesh();
+            detail::in_parallel(m.vertex_slots(), [&](std::size_t first, std::size_t last) {
+                for (std::size_t i = first; i < last; ++i) {
+                    const Vertex v{static_cast<std::uint32_t>(i)};
+                    if (!m.contains(v)) continue;
+                    const double value =
+                        water && water.wet(v) ? double((*water.level)[v]) : relief_value(relief, v);
+                    if (std::isfinite(value))
+                        positions_[i] *= static_cast<float>(1.0 + relief_scale_ * value);
+                }
+            });
         }
         positions_key_ = key;
         count(&Rebuild_counts::positions);

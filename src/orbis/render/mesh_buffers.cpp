@@ -708,12 +708,23 @@ std::vector<glm::vec3> vertex_positions(const World& world) {
                                     std::string(position_layer.name()) + "' layer");
     std::vector<glm::vec3> out;
     detail::reserve_with_room(out, layer->size()); // splits append vertices
+    detail::touch_storage(out, layer->size());
     out.resize(layer->size());
-    auto to = out.begin();
-    for (std::size_t c = 0; c < layer->chunk_count(); ++c) {
-        const auto chunk = layer->chunk(c);
-        to = std::copy(chunk.begin(), chunk.end(), to);
-    }
+    std::vector<std::size_t> start(layer->chunk_count() + 1, 0);
+    for (std::size_t c = 0; c < layer->chunk_count(); ++c)
+        start[c + 1] = start[c] + layer->chunk(c).size();
+    // Split by values (a chunk holds 4,096): the copy's page faults divide between threads.
+    in_parallel(out.size(), [&](std::size_t first, std::size_t last) {
+        std::size_t c =
+            std::size_t(std::upper_bound(start.begin(), start.end(), first) - start.begin()) - 1;
+        for (std::size_t i = first; i < last; ++c) {
+            const auto chunk = layer->chunk(c);
+            const std::size_t from = i - start[c], to = std::min(chunk.size(), last - start[c]);
+            std::copy(chunk.begin() + std::ptrdiff_t(from), chunk.begin() + std::ptrdiff_t(to),
+                      out.begin() + std::ptrdiff_t(i));
+            i = start[c] + to;
+        }
+    });
     return out;
 }
 

@@ -526,30 +526,40 @@ TEST(Water, RibbonsLieJustAboveTheirFacesAndFaceOutward) {
 }
 
 // A hand-made layer may send a vertex's water down several edges: a ribbon's downstream end
-// takes its scale from the largest, of equals the first in edge order, whichever way round the
-// vertex its edges come.
+// takes its scale from the largest, of equals the first in edge order, whichever of them a walk
+// round the vertex meets first.
 TEST(Water, ARibbonEndsOnTheScaleOfTheLargestEdgeLeaving) {
     World w =
         gen::make_sphere_world({.count = 400, .radius = 1.f, .perturbation = 0.5f, .seed = 5});
     const Mesh& m = w.mesh();
-    // A vertex with a river coming in, and four edges leaving it with lengths far apart.
+    const auto* p = w.layer(position_layer);
+    auto length_of = [&](Edge e) {
+        return glm::length(glm::dvec3((*p)[e.dest(m)]) - glm::dvec3((*p)[e.origin(m)]));
+    };
+    // A vertex with a river coming in and at least four edges leaving it, whose walk meets
+    // some pair of them in edge order and some pair against it, with lengths far apart.
     Vertex d;
+    Edge in;
     std::vector<Edge> out;
     for (const Vertex v : m.vertices()) {
         std::vector<Edge> ring(v.edges(m).begin(), v.edges(m).end());
-        if (ring.size() >= 5) {
+        if (ring.size() < 5) continue;
+        const Edge into = ring.back().sym();
+        ring.pop_back();
+        bool along = false, against = false, apart = true;
+        for (std::size_t i = 0; i < ring.size(); ++i)
+            for (std::size_t j = i + 1; j < ring.size(); ++j) {
+                (ring[i].index() < ring[j].index() ? along : against) = true;
+                apart = apart && std::abs(length_of(ring[i]) - length_of(ring[j])) > 1e-3;
+            }
+        if (along && against && apart) {
             d = v;
+            in = into;
             out = ring;
             break;
         }
     }
     ASSERT_TRUE(d.valid());
-    const Edge in = out.back().sym(); // into d
-    out.pop_back();
-    const auto* p = w.layer(position_layer);
-    auto length_of = [&](Edge e) {
-        return glm::length(glm::dvec3((*p)[e.dest(m)]) - glm::dvec3((*p)[e.origin(m)]));
-    };
     View_options o;
     o.rivers = true;
     o.river_min_discharge = 100.0;
@@ -565,40 +575,31 @@ TEST(Water, ARibbonEndsOnTheScaleOfTheLargestEdgeLeaving) {
         ADD_FAILURE() << "no ribbon along the river into the vertex";
         return 0.0;
     };
-    // Ring order and edge order differ: the two equal largest are the ring's last two, so
-    // that the first in edge order is not always the first met going round.
-    const std::vector<float> flows = {50.f, 200.f, 300.f, 300.f};
-    std::vector<Edge> by_index(out.begin(), out.end());
-    std::sort(by_index.begin(), by_index.end(),
-              [](Edge a, Edge c) { return a.index() < c.index(); });
-    for (const bool reversed : {false, true}) {
-        {
-            auto [q] = w.lock_layer(gen::discharge_layer);
-            for (const Edge e : m.edges()) {
-                q[e] = 0.f;
-                q[e.sym()] = 0.f;
+    // Every pair of leaving edges tied as the largest, the others carrying less.
+    for (std::size_t i = 0; i < out.size(); ++i)
+        for (std::size_t j = i + 1; j < out.size(); ++j) {
+            {
+                auto [q] = w.lock_layer(gen::discharge_layer);
+                for (const Edge e : m.edges()) {
+                    q[e] = 0.f;
+                    q[e.sym()] = 0.f;
+                }
+                q[in] = 500.f;
+                for (std::size_t k = 0; k < out.size(); ++k)
+                    q[out[k]] = k == i || k == j ? 300.f : 50.f + 40.f * float(k);
             }
-            q[in] = 500.f;
-            for (std::size_t i = 0; i < out.size(); ++i)
-                q[out[reversed ? out.size() - 1 - i : i]] = i < flows.size() ? flows[i] : 0.f;
+            const Edge first = out[i].index() < out[j].index() ? out[i] : out[j];
+            const Edge second = first == out[i] ? out[j] : out[i];
+            EXPECT_NEAR(lift_of_end(), 0.01 * length_of(first), 1e-6)
+                << "ring places " << i << " and " << j;
+            // A little more water makes the other of the two the largest.
+            {
+                auto [q] = w.lock_layer(gen::discharge_layer);
+                q[second] = 301.f;
+            }
+            EXPECT_NEAR(lift_of_end(), 0.01 * length_of(second), 1e-6)
+                << "ring places " << i << " and " << j;
         }
-        const auto* q = w.layer(gen::discharge_layer);
-        Edge expected;
-        for (const Edge e : by_index)
-            if (!expected.valid() || (*q)[e] > (*q)[expected]) expected = e;
-        ASSERT_EQ((*q)[expected], 300.f);
-        EXPECT_NEAR(lift_of_end(), 0.01 * length_of(expected), 1e-6) << "reversed " << reversed;
-        // One more litre makes the other of the two the largest.
-        Edge other;
-        for (const Edge e : by_index)
-            if (e != expected && (*q)[e] == 300.f) other = e;
-        ASSERT_TRUE(other.valid());
-        {
-            auto [qw] = w.lock_layer(gen::discharge_layer);
-            qw[other] = 301.f;
-        }
-        EXPECT_NEAR(lift_of_end(), 0.01 * length_of(other), 1e-6) << "reversed " << reversed;
-    }
 }
 
 TEST(Water, RiversOffOrImpossibleDrawNothing) {

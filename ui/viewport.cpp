@@ -406,7 +406,8 @@ void Viewport::prepare_triangles() {
     const bool normals = options_.shading != render::Shading::flat;
     const bool current = QOpenGLContext::currentContext() == context();
     if (!current) makeCurrent();
-    renderer_.prepare_triangles(world_->mesh().vertex_count(), 3 * world_->mesh().face_count(),
+    // Shared vertices are the vertex slots, dead ones included (see Triangle_buffers).
+    renderer_.prepare_triangles(world_->mesh().vertex_slots(), 3 * world_->mesh().face_count(),
                                 coloured, normals);
     if (!current) doneCurrent();
 }

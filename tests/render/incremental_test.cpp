@@ -78,7 +78,7 @@ std::map<std::uint32_t, std::vector<Corner>> drawn(const Triangle_buffers& b,
             const Colour c = colours ? (*colours)[o] : Colour{};
             // Normals rounded: a smooth normal summed in another order differs in the last bits.
             auto r = [](float x) { return std::round(x * 1e4f) / 1e4f; };
-            corners.emplace_back(b.vertex_of[o].index(), p.x, p.y, p.z, r(n.x), r(n.y), r(n.z), c.r,
+            corners.emplace_back(b.vertex_at(o).index(), p.x, p.y, p.z, r(n.x), r(n.y), r(n.z), c.r,
                                  c.g, c.b);
         }
         std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()),
@@ -184,6 +184,52 @@ TEST(IncrementalUpdates, SegmentsFollowEditsAndUndosLikeFreshBuilds) {
     }
     EXPECT_GT(updated, 40);
     EXPECT_EQ(cache.total_rebuilds().primal_edges, 1) << "segments were rebuilt, not patched";
+}
+
+// Smooth triangles hold the cache's surface positions (their outputs are the vertex slots):
+// every other part built from that surface, patched through edits and undos beside them, still
+// draws what a fresh build draws, and so do they.
+TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.primal_edges(w); // built before the smooth triangles take the surface
+    (void)cache.triangles(w, Shading::smooth); // with normals, as drawn() reads them
+    (void)cache.triangle_colours(w, Shading::smooth, "height");
+    (void)cache.triangles(w, Shading::flat);
+    std::mt19937_64 rng(29);
+    int updated = 0;
+    for (int step = 0; step < 80; ++step) {
+        const World before = w;
+        Delta_recorder recorder(w);
+        random_edit(w, rng, recorder);
+        const World_delta forth = recorder.delta();
+        updated += cache.apply(w, forth);
+        if (step % 5 == 4) {
+            const World_delta back = delta_from(w, forth);
+            w = before;
+            ASSERT_TRUE(cache.apply(w, back));
+        }
+        const std::vector<Colour>& colours = cache.triangle_colours(w, Shading::smooth, "height");
+        const auto smooth = drawn(cache.triangles(w, Shading::smooth), &colours);
+        const auto flat = drawn(cache.triangles(w, Shading::flat), nullptr);
+        const std::vector<Colour> no_colours(cache.primal_edges(w).positions.size());
+        const auto lines = drawn_lines(cache.primal_edges(w), no_colours);
+        Buffer_cache fresh;
+        const std::vector<Colour>& fresh_colours =
+            fresh.triangle_colours(w, Shading::smooth, "height");
+        ASSERT_EQ(smooth, drawn(fresh.triangles(w, Shading::smooth), &fresh_colours))
+            << "smooth, after step " << step;
+        ASSERT_EQ(flat, drawn(fresh.triangles(w, Shading::flat), nullptr))
+            << "flat, after step " << step;
+        const std::vector<Colour> fresh_no_colours(fresh.primal_edges(w).positions.size());
+        ASSERT_EQ(lines, drawn_lines(fresh.primal_edges(w), fresh_no_colours))
+            << "lines, after step " << step;
+    }
+    EXPECT_GT(updated, 60);
+    // Patched, not built again.
+    EXPECT_EQ(cache.total_rebuilds().positions, 1);
+    EXPECT_EQ(cache.total_rebuilds().triangles, 2);
+    EXPECT_EQ(cache.total_rebuilds().primal_edges, 1);
 }
 
 TEST(IncrementalUpdates, ApplyRebuildsNothingAndDirtNamesTheChangedOutputs) {
@@ -371,7 +417,7 @@ TEST(IncrementalUpdates, SharedVerticesWithoutNormalsFollowEdits) {
             auto& corners = out[b.face_of[t].index()];
             for (int k = 0; k < 3; ++k) {
                 const std::uint32_t o = b.corner(t, k);
-                corners.emplace_back(b.vertex_of[o].index(), b.positions[o].x, b.positions[o].y,
+                corners.emplace_back(b.vertex_at(o).index(), b.positions[o].x, b.positions[o].y,
                                      b.positions[o].z, colours[o].r);
             }
             std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()),

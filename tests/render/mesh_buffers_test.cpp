@@ -81,10 +81,13 @@ TEST(MeshBuffers, SmoothTrianglesShareOneCornerPerVertex) {
     const World w = sphere(500);
     const auto p = vertex_positions(w);
     const Triangle_buffers b = triangles(w.mesh(), p, Shading::smooth);
-    ASSERT_EQ(b.positions.size(), w.mesh().vertex_count());
+    // Output vertex i is vertex slot i.
+    ASSERT_EQ(b.positions.size(), w.mesh().vertex_slots());
     ASSERT_EQ(b.indices.size(), 3 * w.mesh().face_count());
+    EXPECT_TRUE(b.vertex_of.empty());
     for (std::size_t i = 0; i < b.positions.size(); ++i) {
-        EXPECT_EQ(b.positions[i], p[b.vertex_of[i].index()]);
+        EXPECT_EQ(b.vertex_at(i), Vertex(static_cast<std::uint32_t>(i)));
+        EXPECT_EQ(b.positions[i], p[i]);
         // On a sphere the averaged normal is close to the radial direction.
         EXPECT_GT(glm::dot(b.normals[i], glm::normalize(b.positions[i])), 0.95f);
     }
@@ -92,6 +95,7 @@ TEST(MeshBuffers, SmoothTrianglesShareOneCornerPerVertex) {
 
 // A region's triangles lie together in the buffers (along the sphere's curve), so that a dab's
 // patch goes up in a few runs; in index order a Fibonacci sphere scatters them over the buffer.
+// (Smooth output vertices are the slots themselves: Gl_renderer::patch joins them.)
 TEST(MeshBuffers, TrianglesOfARegionLieTogether) {
     const World w = sphere(40000);
     const auto p = vertex_positions(w);
@@ -104,13 +108,14 @@ TEST(MeshBuffers, TrianglesOfARegionLieTogether) {
         ASSERT_EQ(faces.size(), w.mesh().face_count());
         for (const glm::vec3 centre : {glm::vec3(0, radius, 0), glm::vec3(radius, 0, 0),
                                        glm::normalize(glm::vec3(1, 1, -1)) * radius}) {
-            // The outputs of the triangles within 0.1 rad (about 150 faces), as a dab lists them.
+            // The triangles within 0.1 rad (about 150 faces), as a dab lists them (flat: their
+            // corners, the outputs a patch sends).
             std::vector<std::uint32_t> outputs;
             for (std::size_t t = 0; t < b.face_of.size(); ++t) {
                 const glm::vec3 corner = b.positions[b.corner(t, 0)];
                 if (glm::dot(glm::normalize(corner), glm::normalize(centre)) > std::cos(0.1f))
-                    for (int k = 0; k < 3; ++k)
-                        outputs.push_back(b.corner(t, k));
+                    for (std::uint32_t k = 0; k < 3; ++k)
+                        outputs.push_back(static_cast<std::uint32_t>(3 * t + k));
             }
             std::sort(outputs.begin(), outputs.end());
             outputs.erase(std::unique(outputs.begin(), outputs.end()), outputs.end());
@@ -243,8 +248,11 @@ TEST(MeshBuffers, VertexColoursEqualMapColour) {
     };
     const Triangle_buffers smooth = triangles(w.mesh(), p, Shading::smooth);
     const auto on_smooth = colours_on(smooth, c);
+    ASSERT_EQ(on_smooth.size(), w.mesh().vertex_slots());
     for (std::size_t i = 0; i < on_smooth.size(); ++i)
-        EXPECT_EQ(on_smooth[i], expected(smooth.vertex_of[i]));
+        EXPECT_EQ(on_smooth[i], w.mesh().contains(smooth.vertex_at(i))
+                                    ? expected(smooth.vertex_at(i))
+                                    : no_colour);
     const Voronoi_buffers cells = voronoi_cells(w.mesh(), p);
     const auto on_cells = colours_on(cells, c);
     for (std::size_t cell = 0; cell < cells.cell_vertex.size(); ++cell)
@@ -350,11 +358,12 @@ TEST(MeshBuffers, DeletedElementsNeverAppear) {
     const Triangle_buffers flat = triangles(m, p, Shading::flat);
     const Triangle_buffers smooth = triangles(m, p, Shading::smooth);
     EXPECT_EQ(flat.face_of.size(), m.face_count());
-    EXPECT_EQ(smooth.positions.size(), m.vertex_count());
+    EXPECT_EQ(smooth.positions.size(), m.vertex_slots());
     for (const Vertex v : flat.vertex_of)
         EXPECT_TRUE(m.contains(v));
-    for (const Vertex v : smooth.vertex_of)
-        EXPECT_TRUE(m.contains(v));
+    // Dead slots are outputs too, but no triangle draws them.
+    for (const std::uint32_t i : smooth.indices)
+        EXPECT_TRUE(m.contains(Vertex(i)));
     for (const Face f : flat.face_of)
         EXPECT_TRUE(m.contains(f));
     const Line_buffers primal = primal_edges(m, p);

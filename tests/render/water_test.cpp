@@ -138,8 +138,10 @@ TEST(Water, TerrainColoursFollowWhatCoversEachVertex) {
     ASSERT_TRUE(s.triangles.geometry && s.triangles.colours);
     const Triangle_buffers& t = *s.triangles.geometry;
     int places[5] = {};
-    for (std::size_t i = 0; i < t.vertex_of.size(); ++i) {
-        const Vertex v = t.vertex_of[i];
+    ASSERT_EQ(t.positions.size(), w.mesh().vertex_slots()); // output i is vertex slot i
+    for (std::size_t i = 0; i < t.positions.size(); ++i) {
+        const Vertex v = t.vertex_at(i);
+        if (!w.mesh().contains(v)) continue;
         ASSERT_EQ((*s.triangles.colours)[i], surface_colour(w, v)) << "vertex " << v.index();
         ++places[int(place_of((*w.layer(position_layer))[v]))];
     }
@@ -170,8 +172,8 @@ TEST(Water, WithoutWaterTheTerrainMapColoursByValue) {
     Scene_builder b;
     auto by_value = [&](const Scene& s) {
         const Triangle_buffers& t = *s.triangles.geometry;
-        for (std::size_t i = 0; i < t.vertex_of.size(); ++i)
-            if ((*s.triangles.colours)[i] != opaque(terrain((*w.layer(elevation))[t.vertex_of[i]])))
+        for (std::size_t i = 0; i < t.positions.size(); ++i)
+            if ((*s.triangles.colours)[i] != opaque(terrain((*w.layer(elevation))[t.vertex_at(i)])))
                 return false;
         return true;
     };
@@ -237,8 +239,8 @@ TEST(Water, ColoursRebuildWhenTheWaterLayersChangeAndOnlyThen) {
         const std::vector<Colour>& c = cache.triangle_colours(w, Shading::smooth, "elevation", o);
         EXPECT_EQ(cache.last_rebuilds().layer_colours, 1) << info;
         const Triangle_buffers& t = cache.triangles(w, Shading::smooth);
-        for (std::size_t i = 0; i < t.vertex_of.size(); ++i)
-            if (t.vertex_of[i] == v) {
+        for (std::size_t i = 0; i < t.positions.size(); ++i)
+            if (t.vertex_at(i) == v) {
                 EXPECT_EQ(c[i], surface_colour(w, v)) << info;
             }
     }
@@ -284,8 +286,8 @@ TEST(Water, InPlaceUpdatesRecolourWhatTheDeltaLists) {
 std::vector<double> drawn_radius(const Scene& s, std::size_t slots) {
     std::vector<double> r(slots, -1.0);
     const Triangle_buffers& t = *s.triangles.geometry;
-    for (std::size_t i = 0; i < t.vertex_of.size(); ++i)
-        r[t.vertex_of[i].index()] = glm::length(t.positions[i]);
+    for (std::size_t i = 0; i < t.positions.size(); ++i)
+        r[t.vertex_at(i).index()] = glm::length(t.positions[i]);
     return r;
 }
 
@@ -414,8 +416,8 @@ TEST(Water, RibbonsLieJustAboveTheirFacesAndFaceOutward) {
         // The drawn surface, per vertex slot.
         std::vector<glm::vec3> at(w.mesh().vertex_slots());
         const Triangle_buffers& t = *s.triangles.geometry;
-        for (std::size_t i = 0; i < t.vertex_of.size(); ++i)
-            at[t.vertex_of[i].index()] = t.positions[i];
+        for (std::size_t i = 0; i < t.positions.size(); ++i)
+            at[t.vertex_at(i).index()] = t.positions[i];
         const Mesh& m = w.mesh();
         const auto* discharge = w.layer(gen::discharge_layer);
         auto length_of = [&](Edge x) {

@@ -103,7 +103,8 @@ void Buffer_cache::count(int Rebuild_counts::*part) {
 const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
     const Geometry_key key = key_of(world);
     if (key != positions_key_) {
-        positions_ = vertex_positions(world);
+        std::vector<glm::vec3>& lifted = surface();
+        lifted = vertex_positions(world);
         if (!relief_layer_.empty()) {
             const Layer_base& relief = relief_layer_of(world, relief_layer_);
             const Water_layers water = water_flattens(world) ? water_layers(world) : Water_layers{};
@@ -115,14 +116,14 @@ const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
                     const double value =
                         water && water.wet(v) ? double((*water.level)[v]) : relief_value(relief, v);
                     if (std::isfinite(value))
-                        positions_[i] *= static_cast<float>(1.0 + relief_scale_ * value);
+                        lifted[i] *= static_cast<float>(1.0 + relief_scale_ * value);
                 }
             });
         }
         positions_key_ = key;
         count(&Rebuild_counts::positions);
     }
-    return positions_;
+    return surface();
 }
 
 const std::vector<glm::vec3>& Buffer_cache::surface_positions(const World& world) {
@@ -188,7 +189,19 @@ const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shad
     Triangle_buffers& out = triangles_[s];
     const Geometry_key key = key_of(world);
     if (keys_[target] != key) {
-        render::triangles(world.mesh(), positions(world), shading, out, normals);
+        const std::vector<glm::vec3>& surface_now = positions(world);
+        if (shading == Shading::flat) {
+            render::triangles(world.mesh(), surface_now, shading, out, normals);
+        } else {
+            // Smooth outputs are the vertex slots: the surface becomes the triangles' positions
+            // and is kept there (see surface()), rather than copied.
+            if (!surface_in_smooth_) {
+                out.positions = std::move(surface_);
+                surface_ = {};
+                surface_in_smooth_ = true;
+            }
+            render::smooth_triangles(world.mesh(), out, normals);
+        }
         keys_[target] = key;
         index_valid_[s] = dirt_valid_[s] = colours_updated_[s] = false;
         // Indexed now, off the edit path: the first edit after a build costs what it touches.
@@ -326,9 +339,10 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
     if (positions_key_ != from) return false;
     // Positions first: both shadings read them.
     const auto* layer = world.layer(position_layer);
-    positions_.resize(layer->size());
+    std::vector<glm::vec3>& lifted = surface();
+    lifted.resize(layer->size());
     for (const Vertex v : delta.vertices)
-        if (v.index() < positions_.size()) positions_[v.index()] = (*layer)[v];
+        if (v.index() < lifted.size()) lifted[v.index()] = (*layer)[v];
     positions_key_ = to;
     bool updated = false;
     for (const Shading shading : {Shading::flat, Shading::smooth}) {
@@ -345,10 +359,10 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
         }
         // Values alone changed (a brush dab): the geometry stays, only colours are patched.
         geometry_patched_[s] = from != to;
-        dirt_[s] = geometry_patched_[s]
-                       ? update_triangles(world.mesh(), positions_, delta.vertices, delta.faces, b,
-                                          index_[s])
-                       : outputs_showing(world.mesh(), delta.vertices, delta.faces, b, index_[s]);
+        dirt_[s] =
+            geometry_patched_[s]
+                ? update_triangles(world.mesh(), lifted, delta.vertices, delta.faces, b, index_[s])
+                : outputs_showing(world.mesh(), delta.vertices, delta.faces, b, index_[s]);
         dirt_valid_[s] = true;
         keys_[target] = to;
         count(&Rebuild_counts::updates);
@@ -374,8 +388,8 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
             line_index_[l] = index_lines(b, world.mesh());
             line_index_valid_[l] = true;
         }
-        line_dirt_[l] = update_lines(world.mesh(), positions_, delta.vertices, delta.faces,
-                                     delta.edges, dual, b, line_index_[l]);
+        line_dirt_[l] = update_lines(world.mesh(), lifted, delta.vertices, delta.faces, delta.edges,
+                                     dual, b, line_index_[l]);
         line_dirt_valid_[l] = true;
         keys_[target] = to;
         count(&Rebuild_counts::updates);

@@ -107,7 +107,9 @@ public:
     void set_relief(std::string_view layer, double scale, bool water = false);
 
     /// The positions every part is built from, indexed by vertex slot: the position layer,
-    /// displaced by the relief. \throws as triangles(). O(vertices) on rebuild.
+    /// displaced by the relief. The reference stays valid until the next call that builds
+    /// anything (smooth triangles take the array over). \throws as triangles(). O(vertices)
+    /// on rebuild.
     const std::vector<glm::vec3>& surface_positions(const World& world);
 
     /// The rivers of `world` on the surface of surface_positions(world): a ribbon along every
@@ -264,7 +266,14 @@ private:
     std::array<bool, 2> line_index_valid_{};
     std::array<bool, 2> line_dirt_valid_{};
     std::array<bool, 2> line_colours_updated_{};
-    std::vector<glm::vec3> positions_;
+    // The surface positions (see surface_positions), here until smooth triangles are built:
+    // their outputs are the vertex slots, so from then on their positions array is the surface
+    // (one array of 12 bytes a slot instead of two) and surface_in_smooth_ is true.
+    std::vector<glm::vec3> surface_;
+    bool surface_in_smooth_ = false;
+    std::vector<glm::vec3>& surface() {
+        return surface_in_smooth_ ? triangles_[1].positions : surface_;
+    }
     std::array<Geometry_key, target_count> keys_;
     std::array<Triangle_buffers, 2> triangles_; // flat, smooth
     Voronoi_buffers voronoi_;

@@ -55,17 +55,14 @@ inline glm::vec3 unit_or(glm::vec3 v, glm::vec3 fallback) {
     return len2 > 0.f ? v / std::sqrt(len2) : fallback;
 }
 
-// The live vertices and faces in the order of the sphere's space-filling curve, ties in index
-// order, about 32 vertices to a cell of the curve; a face goes where its first corner goes (one
-// key per vertex serves both). Buffers laid out in this order keep a region's elements
-// together, so that a brush dab or an edit patches a few runs of the GPU buffers instead of
-// thousands of scattered elements (a Fibonacci sphere numbers its neighbours far apart).
-// O(slots).
-struct Curve_order {
-    std::vector<std::uint32_t> vertices;
-    std::vector<std::uint32_t> faces;
-};
-Curve_order along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
+// The live faces in the order of the sphere's space-filling curve, ties in index order, about
+// 32 vertices to a cell of the curve; a face goes where its first corner goes. Triangles laid
+// out in this order keep a region's together, so that a brush dab or an edit patches a few
+// runs of the GPU buffers instead of thousands of scattered triangles (a Fibonacci sphere
+// numbers its neighbours far apart). The shared vertices need no such order: a triangle's
+// three indices are patched wherever its corners are, and a corner's position or colour is
+// rewritten alone. O(slots).
+std::vector<std::uint32_t> along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
     const int level = sphere_curve_level(m.vertex_count(), 32);
     const std::uint32_t cells = sphere_curve_cells(level);
     // Free slots get the key past the last cell: they sort to the end and are cut off there.
@@ -88,9 +85,9 @@ Curve_order along_curve(const Mesh& m, std::span<const glm::vec3> positions) {
             face_key[i] = m.contains(f) ? vertex_key[f.edge(m).origin(m).index()] : free_slot;
         }
     });
-    Curve_order order{order_by_key(vertex_key, cells + 1), order_by_key(face_key, cells + 1)};
-    order.vertices.resize(m.vertex_count());
-    order.faces.resize(m.face_count());
+    std::vector<std::uint32_t>().swap(vertex_key);
+    std::vector<std::uint32_t> order = order_by_key(face_key, cells + 1);
+    order.resize(m.face_count());
     return order;
 }
 
@@ -199,59 +196,63 @@ Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, 
 void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
                Triangle_buffers& out, bool normals) {
     require_positions(m, positions);
-    clear(out);
-    out.shading = shading;
-    out.with_normals = shading == Shading::flat || normals;
-    const std::size_t faces = m.face_count();
-    const Curve_order curve = along_curve(m, positions);
-    const std::vector<std::uint32_t>& order = curve.faces;
-    // Edits append triangles (and flat corners or smooth vertices) in place: leave them room.
-    const bool flat = shading == Shading::flat;
-    if (flat)
-        std::vector<std::uint32_t>().swap(out.indices); // corners are in order: no indices
-    else
-        detail::reserve_with_room(out.indices, 3 * faces);
-    detail::reserve_with_room(out.face_of, faces);
-    const std::size_t outputs = flat ? 3 * faces : m.vertex_count();
-    detail::reserve_with_room(out.positions, outputs);
-    detail::reserve_with_room(out.normals, flat ? faces : outputs);
-    detail::reserve_with_room(out.vertex_of, outputs);
-    if (!flat) {
-        detail::touch_storage(out.indices, 3 * faces);
-        out.indices.resize(3 * faces);
-    }
-    detail::touch_storage(out.face_of, faces);
-    out.face_of.resize(faces);
-    if (flat) {
-        detail::touch_storage(out.positions, 3 * faces);
-        out.positions.resize(3 * faces);
-        detail::touch_storage(out.normals, faces);
-        out.normals.resize(faces);
-        detail::touch_storage(out.vertex_of, 3 * faces);
-        out.vertex_of.resize(3 * faces);
-        in_parallel(faces, [&](std::size_t first, std::size_t last) {
-            for (std::size_t t = first; t < last; ++t)
-                write_flat(m, positions, Face{order[t]}, t, out);
+    if (shading == Shading::smooth) {
+        // Output vertex o is vertex slot o: the positions as they are, then the rest in place.
+        const std::size_t slots = m.vertex_slots();
+        out.positions.clear();
+        detail::reserve_with_room(out.positions, slots); // edits append vertices in place
+        detail::touch_storage(out.positions, slots);
+        out.positions.resize(slots);
+        in_parallel(slots, [&](std::size_t first, std::size_t last) {
+            std::copy(positions.begin() + std::ptrdiff_t(first),
+                      positions.begin() + std::ptrdiff_t(last),
+                      out.positions.begin() + std::ptrdiff_t(first));
         });
-        out.clusters = triangle_clusters(out);
+        smooth_triangles(m, out, normals);
         return;
     }
-    // Smooth: one output vertex per live vertex, along the curve too; slots map to outputs.
-    std::vector<std::uint32_t> output_of;
-    detail::touch_storage(output_of, m.vertex_slots());
-    output_of.assign(m.vertex_slots(), unset);
-    detail::touch_storage(out.positions, curve.vertices.size());
-    out.positions.resize(curve.vertices.size());
-    detail::touch_storage(out.vertex_of, curve.vertices.size());
-    out.vertex_of.resize(curve.vertices.size());
-    in_parallel(curve.vertices.size(), [&](std::size_t first, std::size_t last) {
-        for (std::size_t j = first; j < last; ++j) {
-            const std::uint32_t i = curve.vertices[j];
-            output_of[i] = static_cast<std::uint32_t>(j);
-            out.positions[j] = positions[i];
-            out.vertex_of[j] = Vertex{i};
-        }
+    clear(out);
+    out.shading = shading;
+    out.with_normals = true;
+    const std::size_t faces = m.face_count();
+    const std::vector<std::uint32_t> order = along_curve(m, positions);
+    // Corners are in order: no indices. Edits append triangles in place: leave them room.
+    std::vector<std::uint32_t>().swap(out.indices);
+    detail::reserve_with_room(out.face_of, faces);
+    detail::reserve_with_room(out.positions, 3 * faces);
+    detail::reserve_with_room(out.normals, faces);
+    detail::reserve_with_room(out.vertex_of, 3 * faces);
+    detail::touch_storage(out.face_of, faces);
+    out.face_of.resize(faces);
+    detail::touch_storage(out.positions, 3 * faces);
+    out.positions.resize(3 * faces);
+    detail::touch_storage(out.normals, faces);
+    out.normals.resize(faces);
+    detail::touch_storage(out.vertex_of, 3 * faces);
+    out.vertex_of.resize(3 * faces);
+    in_parallel(faces, [&](std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t)
+            write_flat(m, positions, Face{order[t]}, t, out);
     });
+    out.clusters = triangle_clusters(out);
+}
+
+void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals) {
+    require_positions(m, out.positions);
+    clear_all(out.normals, out.indices, out.face_of);
+    out.clusters.clear();
+    std::vector<Vertex>().swap(out.vertex_of); // smooth outputs are the vertex slots
+    out.shading = Shading::smooth;
+    out.with_normals = false;
+    const std::size_t faces = m.face_count();
+    const std::vector<std::uint32_t> order = along_curve(m, out.positions);
+    // Edits append triangles in place: leave them room.
+    detail::reserve_with_room(out.indices, 3 * faces);
+    detail::reserve_with_room(out.face_of, faces);
+    detail::touch_storage(out.indices, 3 * faces);
+    out.indices.resize(3 * faces);
+    detail::touch_storage(out.face_of, faces);
+    out.face_of.resize(faces);
     // Faces are read in slot order, in which a face and its quad-edges were made together, and
     // written at their place along the curve: one scattered store a face instead of the
     // several scattered loads of walking a face's edges in curve order.
@@ -268,17 +269,14 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
             if (!m.contains(f)) continue;
             const std::size_t t = place[i];
             const Corners c = corners(m, f);
-            out.indices[3 * t] = output_of[c.a.index()];
-            out.indices[3 * t + 1] = output_of[c.b.index()];
-            out.indices[3 * t + 2] = output_of[c.c.index()];
+            out.indices[3 * t] = c.a.index();
+            out.indices[3 * t + 1] = c.b.index();
+            out.indices[3 * t + 2] = c.c.index();
             out.face_of[t] = f;
         }
     });
     out.clusters = triangle_clusters(out);
-    if (out.with_normals) {
-        out.with_normals = false;
-        add_smooth_normals(m, positions, out);
-    }
+    if (normals) add_smooth_normals(m, out.positions, out);
 }
 
 void add_smooth_normals(const Mesh& m, std::span<const glm::vec3> positions, Triangle_buffers& b) {
@@ -289,9 +287,8 @@ void add_smooth_normals(const Mesh& m, std::span<const glm::vec3> positions, Tri
     b.normals.resize(b.positions.size());
     in_parallel(b.positions.size(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
-            const Vertex v = b.vertex_of[i];
-            b.normals[i] =
-                v.valid() && m.contains(v) ? smooth_normal(m, positions, v) : glm::vec3(0.f);
+            const Vertex v{static_cast<std::uint32_t>(i)};
+            b.normals[i] = m.contains(v) ? smooth_normal(m, positions, v) : glm::vec3(0.f);
         }
     });
     b.with_normals = true;
@@ -307,15 +304,6 @@ Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m) {
             if (b.face_of[t].valid() && b.face_of[t].index() < m.face_slots())
                 index.triangle_of_face[b.face_of[t].index()] = static_cast<std::uint32_t>(t);
     });
-    if (b.shading == Shading::smooth) {
-        detail::reserve_with_room(index.output_of_vertex, m.vertex_slots());
-        index.output_of_vertex.assign(m.vertex_slots(), unset);
-        in_parallel(b.vertex_of.size(), [&](std::size_t first, std::size_t last) {
-            for (std::size_t i = first; i < last; ++i)
-                if (b.vertex_of[i].valid() && b.vertex_of[i].index() < m.vertex_slots())
-                    index.output_of_vertex[b.vertex_of[i].index()] = static_cast<std::uint32_t>(i);
-        });
-    }
     return index;
 }
 
@@ -352,8 +340,11 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     if (index.triangle_of_face.size() < m.face_slots())
         index.triangle_of_face.resize(m.face_slots(), unset);
     const bool smooth = b.shading == Shading::smooth;
-    if (smooth && index.output_of_vertex.size() < m.vertex_slots())
-        index.output_of_vertex.resize(m.vertex_slots(), unset);
+    // Smooth outputs are the vertex slots: the arrays grow with them (never shrink, as above).
+    if (smooth && b.positions.size() < m.vertex_slots()) {
+        b.positions.resize(m.vertex_slots(), glm::vec3(0.f));
+        if (b.with_normals) b.normals.resize(m.vertex_slots(), glm::vec3(0.f));
+    }
 
     // The faces to rewrite: those listed and every face around a listed vertex.
     std::vector<std::uint32_t> face_ids;
@@ -365,28 +356,12 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
                 face_ids.push_back(f.index());
     sort_unique(face_ids);
 
-    // Smooth: outputs for new vertices, positions of listed ones.
+    // Smooth: positions of listed vertices (a deleted one's slot is left as it is, unused).
     std::vector<std::uint32_t> normal_of; // vertex ids whose normal is recomputed
     if (smooth) {
         for (const Vertex v : vertices) {
-            if (!m.contains(v)) {
-                // A deleted vertex keeps its output, unused, but no longer names the vertex
-                // (its slot may be gone from the layers, or come back as another vertex).
-                if (v.valid() && v.index() < index.output_of_vertex.size() &&
-                    index.output_of_vertex[v.index()] != unset) {
-                    b.vertex_of[index.output_of_vertex[v.index()]] = no_vertex;
-                    index.output_of_vertex[v.index()] = unset;
-                }
-                continue;
-            }
-            std::uint32_t& o = index.output_of_vertex[v.index()];
-            if (o == unset) {
-                o = static_cast<std::uint32_t>(b.positions.size());
-                b.positions.emplace_back();
-                if (b.with_normals) b.normals.emplace_back();
-                b.vertex_of.push_back(v);
-            }
-            b.positions[o] = positions[v.index()];
+            if (!m.contains(v)) continue;
+            b.positions[v.index()] = positions[v.index()];
             normal_of.push_back(v.index());
         }
     }
@@ -402,20 +377,14 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
             if (smooth) {
                 const Corners c = corners(m, f);
                 for (const Vertex v : {c.a, c.b, c.c}) {
-                    // A corner that was never listed but has no output yet (a vertex created
-                    // without being named) gets one too.
-                    std::uint32_t& o = index.output_of_vertex[v.index()];
-                    if (o == unset) {
-                        o = static_cast<std::uint32_t>(b.positions.size());
-                        b.positions.push_back(positions[v.index()]);
-                        if (b.with_normals) b.normals.emplace_back();
-                        b.vertex_of.push_back(v);
-                    }
+                    // A corner never listed (a vertex created without being named) may not
+                    // have its position yet.
+                    b.positions[v.index()] = positions[v.index()];
                     normal_of.push_back(v.index());
                 }
-                b.indices[3 * std::size_t{t}] = index.output_of_vertex[c.a.index()];
-                b.indices[3 * std::size_t{t} + 1] = index.output_of_vertex[c.b.index()];
-                b.indices[3 * std::size_t{t} + 2] = index.output_of_vertex[c.c.index()];
+                b.indices[3 * std::size_t{t}] = c.a.index();
+                b.indices[3 * std::size_t{t} + 1] = c.b.index();
+                b.indices[3 * std::size_t{t} + 2] = c.c.index();
                 b.face_of[t] = f;
                 dirt.triangles.push_back(t);
             } else {
@@ -443,9 +412,8 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     if (smooth) {
         sort_unique(normal_of);
         for (const std::uint32_t v : normal_of) {
-            const std::uint32_t o = index.output_of_vertex[v];
-            if (b.with_normals) b.normals[o] = smooth_normal(m, positions, Vertex{v});
-            dirt.vertices.push_back(o);
+            if (b.with_normals) b.normals[v] = smooth_normal(m, positions, Vertex{v});
+            dirt.vertices.push_back(v);
         }
     }
     sort_unique(dirt.vertices);
@@ -465,9 +433,7 @@ Buffer_dirt outputs_showing(const Mesh& m, std::span<const Vertex> vertices,
     Buffer_dirt dirt;
     if (b.shading == Shading::smooth) {
         for (const Vertex v : vertices)
-            if (m.contains(v) && v.index() < index.output_of_vertex.size() &&
-                index.output_of_vertex[v.index()] != unset)
-                dirt.vertices.push_back(index.output_of_vertex[v.index()]);
+            if (m.contains(v) && v.index() < b.positions.size()) dirt.vertices.push_back(v.index());
         sort_unique(dirt.vertices);
         return dirt;
     }
@@ -964,8 +930,10 @@ void require_triangle_colours(const Triangle_buffers& b, const Slot_colours& c) 
 // The colour of output vertex i of b (flat triangles own outputs 3t to 3t + 2).
 Colour triangle_output_colour(const Triangle_buffers& b, const Slot_colours& c, std::size_t i) {
     if (c.type == Layer_type::vertex) {
-        const Vertex v = b.vertex_of[i];
+        const Vertex v = b.vertex_at(i);
         if (!v.valid()) return no_colour;
+        // A smooth output past the layer is a slot an undo took away: drawn by no triangle.
+        if (b.shading == Shading::smooth && v.index() >= c.colours.size()) return no_colour;
         require_slot(c, v.index());
         return c.colours[v.index()];
     }

@@ -46,10 +46,12 @@ enum class Shading {
 /// Triangles of the primal mesh, one per live face: smooth ones for indexed drawing, flat ones
 /// as plain arrays (their corners are in order, so an index array would only count 0, 1, 2...).
 ///
-/// A build lays triangles (and smooth output vertices) out along the sphere's space-filling
-/// curve (orbis/core/sphere_curve.hpp), not in index order, so that the outputs of one region
-/// lie together and an edit's patch goes to the GPU in a few runs; face_of and vertex_of say
-/// which element each output draws.
+/// A build lays triangles out along the sphere's space-filling curve
+/// (orbis/core/sphere_curve.hpp), not in index order, so that the triangles of one region lie
+/// together and an edit's patch goes to the GPU in a few runs; face_of says which face each
+/// draws. Smooth output vertices are the vertex slots themselves (output o draws vertex slot
+/// o; a dead slot's entries are drawn by no triangle), so that no map between the two is kept
+/// (at ten million vertices, two arrays of 40 MB); flat ones say their vertex in vertex_of.
 ///
 /// Flat triangles keep one normal per triangle rather than per corner, a third of the memory
 /// (at ten million vertices, half a gigabyte); corner() and normal_of() read either layout.
@@ -67,7 +69,7 @@ struct Triangle_buffers {
     /// Smooth: three output vertex indices per triangle, counterclockwise seen from outside.
     /// Flat: empty, because corner k of triangle t is output 3t + k (counterclockwise too).
     std::vector<std::uint32_t> indices;
-    /// Per output vertex: the mesh vertex it stands for.
+    /// Flat: per output vertex, the mesh vertex it stands for. Smooth: empty (see vertex_at).
     std::vector<Vertex> vertex_of;
     /// Per triangle: the mesh face it draws.
     std::vector<Face> face_of;
@@ -79,6 +81,11 @@ struct Triangle_buffers {
     std::uint32_t corner(std::size_t t, int k) const {
         return shading == Shading::flat ? static_cast<std::uint32_t>(3 * t + k)
                                         : indices[3 * t + k];
+    }
+    /// The vertex output `o` stands for: flat, vertex_of[o] (no_vertex once its face is gone);
+    /// smooth, slot o, which may be dead (ask the mesh). Precondition: o < positions.size().
+    Vertex vertex_at(std::size_t o) const {
+        return shading == Shading::flat ? vertex_of[o] : Vertex{static_cast<std::uint32_t>(o)};
     }
     /// The unit normal output vertex `o` shades with. Precondition: o < positions.size().
     glm::vec3 normal_of(std::size_t o) const {
@@ -136,6 +143,12 @@ Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, 
 /// come without normals (Triangle_buffers::with_normals). Same cost and refusals.
 void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
                Triangle_buffers& out, bool normals = true);
+/// Smooth triangles() over the positions `out` holds already (indexed by vertex slot, at least
+/// m.vertex_slots() of them), which stay where they are: for a caller that keeps its positions
+/// in `out` rather than have them copied there. Rewrites every other array of `out`.
+/// Same cost as triangles(). \throws std::invalid_argument when out.positions is shorter
+/// than the vertex slots.
+void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true);
 /// Gives smooth triangles `b` built without normals their normals, as triangles() computes
 /// them; nothing for flat ones or ones that have them. Cost O(vertices × valence).
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
@@ -161,7 +174,6 @@ Line_buffers dual_edges(const Mesh& m, std::span<const glm::vec3> positions);
 /// Where the triangles of a Triangle_buffers are, for updating them in place.
 struct Triangle_index {
     std::vector<std::uint32_t> triangle_of_face; ///< per face slot: its triangle, or UINT32_MAX
-    std::vector<std::uint32_t> output_of_vertex; ///< smooth only, per vertex slot: its output
 };
 
 /// Which outputs an in-place update rewrote, for partial uploads to the GPU.

@@ -192,7 +192,7 @@ TEST(IncrementalUpdates, SegmentsFollowEditsAndUndosLikeFreshBuilds) {
 TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
     World w = sphere();
     Buffer_cache cache;
-    (void)cache.primal_edges(w); // built before the smooth triangles take the surface
+    (void)cache.primal_edges(w);               // built before the smooth triangles take the surface
     (void)cache.triangles(w, Shading::smooth); // with normals, as drawn() reads them
     (void)cache.triangle_colours(w, Shading::smooth, "height");
     (void)cache.triangles(w, Shading::flat);
@@ -293,11 +293,17 @@ TEST(IncrementalUpdates, UndoingEditsWithTheSameDeltaDrawsTheEarlierWorld) {
             ASSERT_EQ(drawn(cache.triangles(w, shading), &colours),
                       drawn(fresh.triangles(w, shading), &fresh_colours))
                 << "after step " << step;
-            // Nothing left drawn that the world does not have.
-            for (const Face f : cache.triangles(w, shading).face_of)
+            // Nothing left drawn that the world does not have, and no triangle, not even one
+            // collapsed to a point, names an output the buffers lost (the slots the undo took
+            // back are outputs still).
+            const Triangle_buffers& b = cache.triangles(w, shading);
+            for (const Face f : b.face_of)
                 if (f.valid()) {
                     ASSERT_TRUE(w.mesh().contains(f));
                 }
+            for (std::size_t t = 0; t < b.face_of.size(); ++t)
+                for (int k = 0; k < 3; ++k)
+                    ASSERT_LT(b.corner(t, k), b.positions.size()) << "after step " << step;
         }
     }
 }

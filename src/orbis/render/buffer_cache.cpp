@@ -294,12 +294,20 @@ const std::vector<Colour>& Buffer_cache::colours(const World& world, Target targ
             colours_updated_[target == flat_triangles ? 0 : 1] = false;
         if (target == primal_lines || target == dual_lines)
             line_colours_updated_[target == primal_lines ? 0 : 1] = false;
-        e.colours = colours_on(buffers, layer.colours);
+        // Vertex colours on smooth triangles would be a copy of the slot colours, element for
+        // element (dead slots no_colour in both): the slot colours serve instead, as long as
+        // they cover every output.
+        e.slots_serve = target == smooth_triangles && layer.colours.type == Layer_type::vertex &&
+                        layer.colours.colours.size() >= buffers.positions.size();
+        if (e.slots_serve)
+            std::vector<Colour>().swap(e.colours);
+        else
+            e.colours = colours_on(buffers, layer.colours);
         e.layer_serial = layer.serial;
         e.mesh_version = world.mesh_version();
         count(&Rebuild_counts::buffer_colours);
     }
-    return e.colours;
+    return e.slots_serve ? layer.colours.colours : e.colours;
 }
 
 const std::vector<Colour>& Buffer_cache::triangle_colours(const World& world, Shading shading,
@@ -340,7 +348,9 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
     // Positions first: both shadings read them.
     const auto* layer = world.layer(position_layer);
     std::vector<glm::vec3>& lifted = surface();
-    lifted.resize(layer->size());
+    // Only grows: an undo shrinks the slots, but a triangle it collapses to a point still names
+    // a slot it took back, and smooth triangles' outputs are the surface's slots.
+    if (lifted.size() < layer->size()) lifted.resize(layer->size());
     for (const Vertex v : delta.vertices)
         if (v.index() < lifted.size()) lifted[v.index()] = (*layer)[v];
     positions_key_ = to;
@@ -472,7 +482,15 @@ void Buffer_cache::update_triangle_colours(const World& world, Target target,
     }
     if (!recolour_slots(world, layer.name, layer.options, slots, layer.colours, &ranges_, &delta))
         return;
-    colours_on(triangles_[s], layer.colours, dirt_[s].vertices, colours_[target].colours);
+    Colour_entry& laid = colours_[target];
+    // Slot colours that serve as the laid ones are recoloured already, unless an edit added
+    // outputs they do not cover: then they are laid out after all.
+    if (laid.slots_serve && layer.colours.colours.size() < triangles_[s].positions.size()) {
+        laid.slots_serve = false;
+        laid.colours = colours_on(triangles_[s], layer.colours);
+    } else if (!laid.slots_serve) {
+        colours_on(triangles_[s], layer.colours, dirt_[s].vertices, laid.colours);
+    }
     mark_recoloured(world, target, *base);
     colours_updated_[s] = true;
 }

@@ -200,6 +200,9 @@ private:
         std::uint64_t mesh_version = 0;
         std::uint64_t layer_serial = 0; // 0: never built
         std::vector<Colour> colours;
+        // The layer's slot colours serve as they are (vertex colours on smooth triangles, whose
+        // outputs are the vertex slots): `colours` is left empty.
+        bool slots_serve = false;
     };
 
     Geometry_key key_of(const World& world) const;

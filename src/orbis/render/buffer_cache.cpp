@@ -352,7 +352,7 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
     // a slot it took back, and smooth triangles' outputs are the surface's slots.
     if (lifted.size() < layer->size()) lifted.resize(layer->size());
     for (const Vertex v : delta.vertices)
-        if (v.index() < lifted.size()) lifted[v.index()] = (*layer)[v];
+        if (v.index() < layer->size()) lifted[v.index()] = (*layer)[v];
     positions_key_ = to;
     bool updated = false;
     for (const Shading shading : {Shading::flat, Shading::smooth}) {

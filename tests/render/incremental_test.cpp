@@ -109,6 +109,10 @@ TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
             << "after step " << step;
         // The culling bounds follow too: the same as bounds made afresh from these buffers.
         ASSERT_EQ(b.clusters, triangle_clusters(b)) << "after step " << step;
+        // Smooth normals grow with the outputs (one per vertex slot).
+        if (shading == Shading::smooth && b.with_normals) {
+            ASSERT_EQ(b.normals.size(), b.positions.size()) << "after step " << step;
+        }
         // Flat triangles stay unindexed, one normal each, through appends.
         if (shading == Shading::flat) {
             ASSERT_TRUE(b.indices.empty());
@@ -211,6 +215,9 @@ TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
         }
         const std::vector<Colour>& colours = cache.triangle_colours(w, Shading::smooth, "height");
         const auto smooth = drawn(cache.triangles(w, Shading::smooth), &colours);
+        ASSERT_EQ(cache.triangles(w, Shading::smooth).normals.size(),
+                  cache.triangles(w, Shading::smooth).positions.size())
+            << "smooth normals, after step " << step;
         const auto flat = drawn(cache.triangles(w, Shading::flat), nullptr);
         const std::vector<Colour> no_colours(cache.primal_edges(w).positions.size());
         const auto lines = drawn_lines(cache.primal_edges(w), no_colours);
@@ -230,6 +237,27 @@ TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
     EXPECT_EQ(cache.total_rebuilds().positions, 1);
     EXPECT_EQ(cache.total_rebuilds().triangles, 2);
     EXPECT_EQ(cache.total_rebuilds().primal_edges, 1);
+}
+
+// The surface is rewritten for other parts while smooth triangles that hold it are not shown;
+// a state brought back without a delta (an undo the view took whole) draws that state's
+// positions, not the surface of the state in between.
+TEST(IncrementalUpdates, SmoothTrianglesHoldingTheSurfaceFollowAStateBroughtBack) {
+    World w = sphere();
+    Buffer_cache cache;
+    (void)cache.triangles(w, Shading::smooth);
+    const World before = w;
+    {
+        auto [p] = w.lock_layer(position_layer);
+        for (const Vertex v : w.mesh().vertices())
+            p[v] *= 1.0f + 0.01f * float(v.index() % 3);
+    }
+    (void)cache.triangles(w, Shading::flat); // reads the moved surface
+    (void)cache.primal_edges(w);
+    w = before;
+    Buffer_cache fresh;
+    EXPECT_EQ(drawn(cache.triangles(w, Shading::smooth), nullptr),
+              drawn(fresh.triangles(w, Shading::smooth), nullptr));
 }
 
 TEST(IncrementalUpdates, ApplyRebuildsNothingAndDirtNamesTheChangedOutputs) {

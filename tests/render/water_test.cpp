@@ -173,7 +173,8 @@ TEST(Water, WithoutWaterTheTerrainMapColoursByValue) {
     auto by_value = [&](const Scene& s) {
         const Triangle_buffers& t = *s.triangles.geometry;
         for (std::size_t i = 0; i < t.positions.size(); ++i)
-            if ((*s.triangles.colours)[i] != opaque(terrain((*w.layer(elevation))[t.vertex_at(i)])))
+            if (w.mesh().contains(t.vertex_at(i)) &&
+                (*s.triangles.colours)[i] != opaque(terrain((*w.layer(elevation))[t.vertex_at(i)])))
                 return false;
         return true;
     };
@@ -286,8 +287,11 @@ TEST(Water, InPlaceUpdatesRecolourWhatTheDeltaLists) {
 std::vector<double> drawn_radius(const Scene& s, std::size_t slots) {
     std::vector<double> r(slots, -1.0);
     const Triangle_buffers& t = *s.triangles.geometry;
-    for (std::size_t i = 0; i < t.positions.size(); ++i)
-        r[t.vertex_at(i).index()] = glm::length(t.positions[i]);
+    for (std::size_t f = 0; f < t.face_of.size(); ++f)
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t o = t.corner(f, k);
+            r[t.vertex_at(o).index()] = glm::length(t.positions[o]);
+        }
     return r;
 }
 

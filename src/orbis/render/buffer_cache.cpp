@@ -103,6 +103,9 @@ void Buffer_cache::count(int Rebuild_counts::*part) {
 const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
     const Geometry_key key = key_of(world);
     if (key != positions_key_) {
+        // Rewritten in place, smooth triangles holding the surface no longer match their key
+        // (which an undo could bring back): they are built again when next asked for.
+        forget_smooth_surface();
         std::vector<glm::vec3>& lifted = surface();
         lifted = vertex_positions(world);
         if (!relief_layer_.empty()) {
@@ -124,6 +127,12 @@ const std::vector<glm::vec3>& Buffer_cache::positions(const World& world) {
         count(&Rebuild_counts::positions);
     }
     return surface();
+}
+
+void Buffer_cache::forget_smooth_surface() {
+    if (!surface_in_smooth_) return;
+    keys_[smooth_triangles] = {};
+    index_valid_[1] = dirt_valid_[1] = colours_updated_[1] = false;
 }
 
 const std::vector<glm::vec3>& Buffer_cache::surface_positions(const World& world) {
@@ -360,6 +369,8 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
         const Target target = shading == Shading::flat ? flat_triangles : smooth_triangles;
         if (keys_[target] != from) {
             dirt_valid_[s] = colours_updated_[s] = false;
+            // The surface patched above lies in stale smooth triangles: see positions().
+            if (shading == Shading::smooth) forget_smooth_surface();
             continue;
         }
         Triangle_buffers& b = triangles_[s];

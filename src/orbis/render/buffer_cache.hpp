@@ -277,6 +277,9 @@ private:
     std::vector<glm::vec3>& surface() {
         return surface_in_smooth_ ? triangles_[1].positions : surface_;
     }
+    // Marks the smooth triangles stale when they hold the surface, before it is rewritten
+    // without them.
+    void forget_smooth_surface();
     std::array<Geometry_key, target_count> keys_;
     std::array<Triangle_buffers, 2> triangles_; // flat, smooth
     Voronoi_buffers voronoi_;

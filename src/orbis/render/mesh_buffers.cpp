@@ -341,10 +341,11 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
         index.triangle_of_face.resize(m.face_slots(), unset);
     const bool smooth = b.shading == Shading::smooth;
     // Smooth outputs are the vertex slots: the arrays grow with them (never shrink, as above).
-    if (smooth && b.positions.size() < m.vertex_slots()) {
+    // The positions may have grown already (a caller's surface held in them), the normals not.
+    if (smooth && b.positions.size() < m.vertex_slots())
         b.positions.resize(m.vertex_slots(), glm::vec3(0.f));
-        if (b.with_normals) b.normals.resize(m.vertex_slots(), glm::vec3(0.f));
-    }
+    if (smooth && b.with_normals && b.normals.size() < b.positions.size())
+        b.normals.resize(b.positions.size(), glm::vec3(0.f));
 
     // The faces to rewrite: those listed and every face around a listed vertex.
     std::vector<std::uint32_t> face_ids;

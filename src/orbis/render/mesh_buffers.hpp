@@ -141,6 +141,7 @@ Triangle_buffers triangles(const Mesh& m, std::span<const glm::vec3> positions, 
 /// triangles() into `out`, reusing its arrays' memory (much faster for repeated builds of a
 /// large mesh, which otherwise pay for fresh pages). With `normals` false, smooth triangles
 /// come without normals (Triangle_buffers::with_normals). Same cost and refusals.
+/// Precondition: `positions` is not out.positions (smooth_triangles() builds over those).
 void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shading,
                Triangle_buffers& out, bool normals = true);
 /// Smooth triangles() over the positions `out` holds already (indexed by vertex slot, at least
@@ -187,12 +188,12 @@ Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m);
 
 /// Brings `b` (and `index`) in place up to mesh `m` with `positions` after edits that changed
 /// only `vertices` (position, faces, existence) and `faces` (corners, existence): the faces
-/// listed and the faces around the vertices listed are rewritten, new faces and vertices are
-/// appended, deleted faces become degenerate triangles (all corners at one point, vertex_of
-/// no_vertex, face_of no_face) that draw nothing, and smooth normals are recomputed around every
-/// rewritten corner. The result draws what triangles() would draw, in another order. Returns
-/// what was rewritten. Cost O(listed elements × valence).
-/// \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+/// listed and the faces around the vertices listed are rewritten, new faces are appended (and
+/// flat corners; smooth outputs grow with the vertex slots), deleted faces become degenerate
+/// triangles (all corners at one point, face_of no_face, flat vertex_of no_vertex) that draw
+/// nothing, and smooth normals are recomputed around every rewritten corner. The result draws what
+/// triangles() would draw, in another order. Returns what was rewritten. Cost O(listed elements ×
+/// valence). \throws std::invalid_argument when `positions` is shorter than the vertex slots.
 Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions,
                              std::span<const Vertex> vertices, std::span<const Face> faces,
                              Triangle_buffers& b, Triangle_index& index);

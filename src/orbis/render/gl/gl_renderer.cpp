@@ -227,7 +227,7 @@ void Gl_renderer::send_corner_normals(unsigned buffer, const std::vector<glm::ve
 void Gl_renderer::patch_corner_normals(unsigned buffer, const std::vector<glm::vec3>& normals,
                                        const std::vector<std::uint32_t>& corners,
                                        Upload_stats& stats) {
-    // The runs patch() would send.
+    // Runs of corners at most 8 apart: each run is expanded to one normal a corner on the way.
     for (std::size_t i = 0; i < corners.size();) {
         std::size_t j = i;
         while (j + 1 < corners.size() && corners[j + 1] <= corners[j] + 8)

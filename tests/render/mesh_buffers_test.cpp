@@ -348,6 +348,23 @@ TEST(MeshBuffers, VectorLayersAreRgbAndPairsAreRefused) {
     EXPECT_THROW((void)colours_for_faces(w, "tint"), std::invalid_argument);
 }
 
+// A smooth build over positions already in place indexes its triangles as it lays them out:
+// the same index index_triangles() makes, dead face slots included, whatever the index held.
+TEST(MeshBuffers, SmoothBuildIndexesItsTriangles) {
+    World w = sphere(600);
+    collapse_some(w, 20);
+    ASSERT_LT(w.mesh().face_count(), w.mesh().face_slots());
+    Triangle_buffers b;
+    b.positions = vertex_positions(w);
+    Triangle_index index;
+    index.triangle_of_face.assign(5, 3); // a stale index, reused
+    smooth_triangles(w.mesh(), b, true, &index);
+    EXPECT_EQ(index.triangle_of_face, index_triangles(b, w.mesh()).triangle_of_face);
+    const Triangle_buffers copied = triangles(w.mesh(), vertex_positions(w), Shading::smooth);
+    EXPECT_EQ(b.indices, copied.indices);
+    EXPECT_EQ(b.face_of, copied.face_of);
+}
+
 TEST(MeshBuffers, DeletedElementsNeverAppear) {
     World w = sphere(600);
     collapse_some(w, 20);

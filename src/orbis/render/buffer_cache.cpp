@@ -209,12 +209,14 @@ const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shad
                 surface_ = {};
                 surface_in_smooth_ = true;
             }
-            render::smooth_triangles(world.mesh(), out, normals);
+            index_valid_[s] = false;
+            render::smooth_triangles(world.mesh(), out, normals, &index_[s]);
         }
         keys_[target] = key;
         index_valid_[s] = dirt_valid_[s] = colours_updated_[s] = false;
-        // Indexed now, off the edit path: the first edit after a build costs what it touches.
-        index_[s] = index_triangles(out, world.mesh());
+        // Indexed now, off the edit path: the first edit after a build costs what it touches
+        // (smooth triangles are indexed by their build).
+        if (shading == Shading::flat) index_[s] = index_triangles(out, world.mesh());
         index_valid_[s] = true;
         count(&Rebuild_counts::triangles);
     } else if (normals && !out.with_normals) {

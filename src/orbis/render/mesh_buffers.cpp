@@ -237,7 +237,7 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     out.clusters = triangle_clusters(out);
 }
 
-void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals) {
+void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triangle_index* index) {
     require_positions(m, out.positions);
     clear_all(out.normals, out.indices, out.face_of);
     out.clusters.clear();
@@ -256,7 +256,13 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals) {
     // Faces are read in slot order, in which a face and its quad-edges were made together, and
     // written at their place along the curve: one scattered store a face instead of the
     // several scattered loads of walking a face's edges in curve order.
+    // Where each face goes is the index an edit needs (index_triangles), kept when asked for.
     std::vector<std::uint32_t> place;
+    if (index) {
+        place = std::move(index->triangle_of_face);
+        place.clear();
+        detail::reserve_with_room(place, m.face_slots()); // edits append faces
+    }
     detail::touch_storage(place, m.face_slots());
     place.resize(m.face_slots());
     in_parallel(faces, [&](std::size_t first, std::size_t last) {
@@ -266,7 +272,10 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals) {
     in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
         for (std::size_t i = first; i < last; ++i) {
             const Face f{static_cast<std::uint32_t>(i)};
-            if (!m.contains(f)) continue;
+            if (!m.contains(f)) {
+                place[i] = unset;
+                continue;
+            }
             const std::size_t t = place[i];
             const Corners c = corners(m, f);
             out.indices[3 * t] = c.a.index();
@@ -275,6 +284,7 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals) {
             out.face_of[t] = f;
         }
     });
+    if (index) index->triangle_of_face = std::move(place);
     out.clusters = triangle_clusters(out);
     if (normals) add_smooth_normals(m, out.positions, out);
 }

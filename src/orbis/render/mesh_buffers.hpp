@@ -30,6 +30,7 @@ struct World_delta;
 namespace orbis::render {
 
 class Live_range_cache;
+struct Triangle_index;
 
 /// An 8-bit sRGB colour with alpha, the layout of an RGBA8 vertex attribute.
 using Colour = glm::u8vec4;
@@ -147,9 +148,11 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
 /// Smooth triangles() over the positions `out` holds already (indexed by vertex slot, at least
 /// m.vertex_slots() of them), which stay where they are: for a caller that keeps its positions
 /// in `out` rather than have them copied there. Rewrites every other array of `out`.
-/// Same cost as triangles(). \throws std::invalid_argument when out.positions is shorter
-/// than the vertex slots.
-void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true);
+/// With `index`, also makes it what index_triangles() would (the build knows where each face
+/// went), reusing its memory. Same cost as triangles(). \throws std::invalid_argument when
+/// out.positions is shorter than the vertex slots.
+void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true,
+                      Triangle_index* index = nullptr);
 /// Gives smooth triangles `b` built without normals their normals, as triangles() computes
 /// them; nothing for flat ones or ones that have them. Cost O(vertices × valence).
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots.

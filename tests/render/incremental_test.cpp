@@ -14,6 +14,7 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <random>
 #include <tuple>
@@ -66,14 +67,14 @@ void random_edit(World& w, std::mt19937_64& rng, Delta_recorder& recorder) {
 // What a triangle buffer draws: per live face, its corners (from the first corner of the
 // face's own order) with position, normal and colour.
 using Corner = std::tuple<std::uint32_t, float, float, float, float, float, float, int, int, int>;
-std::map<std::uint32_t, std::vector<Corner>> drawn(const Triangle_buffers& b,
+std::map<std::uint32_t, std::vector<Corner>> drawn(const Mesh& m, const Triangle_buffers& b,
                                                    const std::vector<Colour>* colours) {
     std::map<std::uint32_t, std::vector<Corner>> out;
     for (std::size_t t = 0; t < b.face_of.size(); ++t) {
         if (!b.face_of[t].valid()) continue;
         std::vector<Corner> corners;
         for (int k = 0; k < 3; ++k) {
-            const std::uint32_t o = b.corner(t, k);
+            const std::uint32_t o = triangle_corners(m, b, t)[k];
             const glm::vec3 p = b.positions[o], n = b.normal_of(o);
             const Colour c = colours ? (*colours)[o] : Colour{};
             // Normals rounded: a smooth normal summed in another order differs in the last bits.
@@ -86,6 +87,65 @@ std::map<std::uint32_t, std::vector<Corner>> drawn(const Triangle_buffers& b,
         out[b.face_of[t].index()] = corners;
     }
     return out;
+}
+
+// Smooth triangles built without indices read them from the mesh: through a build and every
+// kind of edit, what the mesh says equals what indexed twins updated alongside hold, and the
+// culling bounds and the rewritten outputs agree.
+TEST(IncrementalUpdates, TrianglesWithoutIndicesReadTheIndicesIndexedOnesHold) {
+    World w = sphere();
+    const auto positions = [&w] { return vertex_positions(w); };
+    Triangle_buffers indexed = triangles(w.mesh(), positions(), Shading::smooth);
+    Triangle_index indexed_index = index_triangles(indexed, w.mesh());
+    Triangle_buffers bare;
+    bare.positions = positions();
+    Triangle_index bare_index;
+    smooth_triangles(w.mesh(), bare, true, &bare_index, false);
+    EXPECT_FALSE(bare.with_indices);
+    EXPECT_TRUE(bare.indices.empty());
+    EXPECT_TRUE(indexed.with_indices);
+    auto expect_same = [&](int step) {
+        ASSERT_EQ(bare.face_of, indexed.face_of) << "after step " << step;
+        std::vector<std::uint32_t> all(3 * bare.face_of.size());
+        smooth_indices(w.mesh(), bare, 0, all);
+        for (std::size_t t = 0; t < bare.face_of.size(); ++t) {
+            const std::array<std::uint32_t, 3> read = triangle_corners(w.mesh(), bare, t);
+            ASSERT_EQ(read, (std::array{all[3 * t], all[3 * t + 1], all[3 * t + 2]}));
+            if (bare.face_of[t].valid()) {
+                ASSERT_EQ(read, triangle_corners(w.mesh(), indexed, t)) << "after step " << step;
+            } else {
+                // Collapsed: a point either way, which draws nothing.
+                ASSERT_EQ(read, (std::array<std::uint32_t, 3>{0, 0, 0}));
+                ASSERT_EQ(indexed.indices[3 * t], indexed.indices[3 * t + 2]);
+            }
+        }
+        // A range from the middle reads the same as the whole.
+        if (bare.face_of.size() > 10) {
+            std::vector<std::uint32_t> some(3 * 7);
+            smooth_indices(w.mesh(), bare, 3, some);
+            ASSERT_TRUE(std::equal(some.begin(), some.end(), all.begin() + 9));
+        }
+        ASSERT_EQ(bare.clusters, indexed.clusters) << "after step " << step;
+        ASSERT_EQ(bare.clusters, triangle_clusters(bare, &w.mesh())) << "after step " << step;
+        ASSERT_EQ(bare.normals, indexed.normals) << "after step " << step;
+    };
+    expect_same(-1);
+    EXPECT_THROW((void)triangle_clusters(bare), std::invalid_argument);
+    std::mt19937_64 rng(31);
+    for (int step = 0; step < 150; ++step) {
+        Delta_recorder recorder(w);
+        random_edit(w, rng, recorder);
+        const World_delta delta = recorder.delta();
+        const auto p = positions();
+        const Buffer_dirt a =
+            update_triangles(w.mesh(), p, delta.vertices, delta.faces, indexed, indexed_index);
+        const Buffer_dirt b =
+            update_triangles(w.mesh(), p, delta.vertices, delta.faces, bare, bare_index);
+        ASSERT_EQ(a.vertices, b.vertices);
+        ASSERT_EQ(a.triangles, b.triangles);
+        ASSERT_TRUE(bare.indices.empty());
+        expect_same(step);
+    }
 }
 
 class Incremental : public ::testing::TestWithParam<std::tuple<Shading, const char*>> {};
@@ -105,10 +165,11 @@ TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
         const Triangle_buffers& b = cache.triangles(w, shading);
         Buffer_cache fresh;
         const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, layer);
-        ASSERT_EQ(drawn(b, &colours), drawn(fresh.triangles(w, shading), &fresh_colours))
+        ASSERT_EQ(drawn(w.mesh(), b, &colours),
+                  drawn(w.mesh(), fresh.triangles(w, shading), &fresh_colours))
             << "after step " << step;
         // The culling bounds follow too: the same as bounds made afresh from these buffers.
-        ASSERT_EQ(b.clusters, triangle_clusters(b)) << "after step " << step;
+        ASSERT_EQ(b.clusters, triangle_clusters(b, &w.mesh())) << "after step " << step;
         // Smooth normals grow with the outputs (one per vertex slot).
         if (shading == Shading::smooth && b.with_normals) {
             ASSERT_EQ(b.normals.size(), b.positions.size()) << "after step " << step;
@@ -197,7 +258,7 @@ TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
     World w = sphere();
     Buffer_cache cache;
     (void)cache.primal_edges(w);               // built before the smooth triangles take the surface
-    (void)cache.triangles(w, Shading::smooth); // with normals, as drawn() reads them
+    (void)cache.triangles(w, Shading::smooth); // with normals, as drawn(w.mesh(), ) reads them
     (void)cache.triangle_colours(w, Shading::smooth, "height");
     (void)cache.triangles(w, Shading::flat);
     std::mt19937_64 rng(29);
@@ -214,19 +275,19 @@ TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
             ASSERT_TRUE(cache.apply(w, back));
         }
         const std::vector<Colour>& colours = cache.triangle_colours(w, Shading::smooth, "height");
-        const auto smooth = drawn(cache.triangles(w, Shading::smooth), &colours);
+        const auto smooth = drawn(w.mesh(), cache.triangles(w, Shading::smooth), &colours);
         ASSERT_EQ(cache.triangles(w, Shading::smooth).normals.size(),
                   cache.triangles(w, Shading::smooth).positions.size())
             << "smooth normals, after step " << step;
-        const auto flat = drawn(cache.triangles(w, Shading::flat), nullptr);
+        const auto flat = drawn(w.mesh(), cache.triangles(w, Shading::flat), nullptr);
         const std::vector<Colour> no_colours(cache.primal_edges(w).positions.size());
         const auto lines = drawn_lines(cache.primal_edges(w), no_colours);
         Buffer_cache fresh;
         const std::vector<Colour>& fresh_colours =
             fresh.triangle_colours(w, Shading::smooth, "height");
-        ASSERT_EQ(smooth, drawn(fresh.triangles(w, Shading::smooth), &fresh_colours))
+        ASSERT_EQ(smooth, drawn(w.mesh(), fresh.triangles(w, Shading::smooth), &fresh_colours))
             << "smooth, after step " << step;
-        ASSERT_EQ(flat, drawn(fresh.triangles(w, Shading::flat), nullptr))
+        ASSERT_EQ(flat, drawn(w.mesh(), fresh.triangles(w, Shading::flat), nullptr))
             << "flat, after step " << step;
         const std::vector<Colour> fresh_no_colours(fresh.primal_edges(w).positions.size());
         ASSERT_EQ(lines, drawn_lines(fresh.primal_edges(w), fresh_no_colours))
@@ -256,8 +317,8 @@ TEST(IncrementalUpdates, SmoothTrianglesHoldingTheSurfaceFollowAStateBroughtBack
     (void)cache.primal_edges(w);
     w = before;
     Buffer_cache fresh;
-    EXPECT_EQ(drawn(cache.triangles(w, Shading::smooth), nullptr),
-              drawn(fresh.triangles(w, Shading::smooth), nullptr));
+    EXPECT_EQ(drawn(w.mesh(), cache.triangles(w, Shading::smooth), nullptr),
+              drawn(w.mesh(), fresh.triangles(w, Shading::smooth), nullptr));
 }
 
 TEST(IncrementalUpdates, ApplyRebuildsNothingAndDirtNamesTheChangedOutputs) {
@@ -318,8 +379,8 @@ TEST(IncrementalUpdates, UndoingEditsWithTheSameDeltaDrawsTheEarlierWorld) {
             const std::vector<Colour>& colours = cache.triangle_colours(w, shading, "height");
             Buffer_cache fresh;
             const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, "height");
-            ASSERT_EQ(drawn(cache.triangles(w, shading), &colours),
-                      drawn(fresh.triangles(w, shading), &fresh_colours))
+            ASSERT_EQ(drawn(w.mesh(), cache.triangles(w, shading), &colours),
+                      drawn(w.mesh(), fresh.triangles(w, shading), &fresh_colours))
                 << "after step " << step;
             // Nothing left drawn that the world does not have, and no triangle, not even one
             // collapsed to a point, names an output the buffers lost (the slots the undo took
@@ -331,7 +392,8 @@ TEST(IncrementalUpdates, UndoingEditsWithTheSameDeltaDrawsTheEarlierWorld) {
                 }
             for (std::size_t t = 0; t < b.face_of.size(); ++t)
                 for (int k = 0; k < 3; ++k)
-                    ASSERT_LT(b.corner(t, k), b.positions.size()) << "after step " << step;
+                    ASSERT_LT(triangle_corners(w.mesh(), b, t)[k], b.positions.size())
+                        << "after step " << step;
         }
     }
 }
@@ -358,8 +420,8 @@ TEST(IncrementalUpdates, AutomaticRangesFollowValuesBothWays) {
     const std::vector<Colour>& colours =
         cache.triangle_colours(w, Shading::flat, "height", viridis);
     Buffer_cache fresh;
-    EXPECT_EQ(drawn(cache.triangles(w, Shading::flat), &colours),
-              drawn(fresh.triangles(w, Shading::flat),
+    EXPECT_EQ(drawn(w.mesh(), cache.triangles(w, Shading::flat), &colours),
+              drawn(w.mesh(), fresh.triangles(w, Shading::flat),
                     &fresh.triangle_colours(w, Shading::flat, "height", viridis)));
 }
 
@@ -443,14 +505,14 @@ TEST(IncrementalUpdates, SharedVerticesWithoutNormalsFollowEdits) {
     Buffer_cache cache;
     (void)cache.triangle_colours(w, Shading::smooth, "height");
     std::mt19937_64 rng(23);
-    auto corners_of = [](const Triangle_buffers& b, const std::vector<Colour>& colours) {
+    auto corners_of = [&w](const Triangle_buffers& b, const std::vector<Colour>& colours) {
         std::map<std::uint32_t, std::vector<std::tuple<std::uint32_t, float, float, float, int>>>
             out;
         for (std::size_t t = 0; t < b.face_of.size(); ++t) {
             if (!b.face_of[t].valid()) continue;
             auto& corners = out[b.face_of[t].index()];
             for (int k = 0; k < 3; ++k) {
-                const std::uint32_t o = b.corner(t, k);
+                const std::uint32_t o = triangle_corners(w.mesh(), b, t)[k];
                 corners.emplace_back(b.vertex_at(o).index(), b.positions[o].x, b.positions[o].y,
                                      b.positions[o].z, colours[o].r);
             }
@@ -514,7 +576,8 @@ TEST(IncrementalUpdates, ValueEditsRecolourInPlaceAndLeaveGeometryAlone) {
             EXPECT_EQ(b.normals, normals);
             Buffer_cache fresh;
             const std::vector<Colour>& fresh_colours = fresh.triangle_colours(w, shading, layer);
-            ASSERT_EQ(drawn(b, &colours), drawn(fresh.triangles(w, shading), &fresh_colours))
+            ASSERT_EQ(drawn(w.mesh(), b, &colours),
+                      drawn(w.mesh(), fresh.triangles(w, shading), &fresh_colours))
                 << layer << " after step " << step;
         }
     }

@@ -289,7 +289,7 @@ std::vector<double> drawn_radius(const Scene& s, std::size_t slots) {
     const Triangle_buffers& t = *s.triangles.geometry;
     for (std::size_t f = 0; f < t.face_of.size(); ++f)
         for (int k = 0; k < 3; ++k) {
-            const std::uint32_t o = t.corner(f, k);
+            const std::uint32_t o = triangle_corners(*s.mesh, t, f)[k];
             r[t.vertex_at(o).index()] = glm::length(t.positions[o]);
         }
     return r;

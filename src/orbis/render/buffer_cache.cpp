@@ -210,7 +210,8 @@ const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shad
                 surface_in_smooth_ = true;
             }
             index_valid_[s] = false;
-            render::smooth_triangles(world.mesh(), out, normals, &index_[s]);
+            // No indices: a viewer keeps them on the GPU only (see smooth_indices()).
+            render::smooth_triangles(world.mesh(), out, normals, &index_[s], false);
         }
         keys_[target] = key;
         index_valid_[s] = dirt_valid_[s] = colours_updated_[s] = false;

@@ -214,6 +214,7 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     clear(out);
     out.shading = shading;
     out.with_normals = true;
+    out.with_indices = true;
     const std::size_t faces = m.face_count();
     const std::vector<std::uint32_t> order = along_curve(m, positions);
     // Corners are in order: no indices. Edits append triangles in place: leave them room.
@@ -237,20 +238,26 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
     out.clusters = triangle_clusters(out);
 }
 
-void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triangle_index* index) {
+void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triangle_index* index,
+                      bool indices) {
     require_positions(m, out.positions);
     clear_all(out.normals, out.indices, out.face_of);
     out.clusters.clear();
     std::vector<Vertex>().swap(out.vertex_of); // smooth outputs are the vertex slots
     out.shading = Shading::smooth;
     out.with_normals = false;
+    out.with_indices = indices;
     const std::size_t faces = m.face_count();
     const std::vector<std::uint32_t> order = along_curve(m, out.positions);
     // Edits append triangles in place: leave them room.
-    detail::reserve_with_room(out.indices, 3 * faces);
+    if (indices) {
+        detail::reserve_with_room(out.indices, 3 * faces);
+        detail::touch_storage(out.indices, 3 * faces);
+        out.indices.resize(3 * faces);
+    } else {
+        std::vector<std::uint32_t>().swap(out.indices);
+    }
     detail::reserve_with_room(out.face_of, faces);
-    detail::touch_storage(out.indices, 3 * faces);
-    out.indices.resize(3 * faces);
     detail::touch_storage(out.face_of, faces);
     out.face_of.resize(faces);
     // Faces are read in slot order, in which a face and its quad-edges were made together, and
@@ -277,16 +284,39 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triang
                 continue;
             }
             const std::size_t t = place[i];
+            out.face_of[t] = f;
+            if (!indices) continue;
             const Corners c = corners(m, f);
             out.indices[3 * t] = c.a.index();
             out.indices[3 * t + 1] = c.b.index();
             out.indices[3 * t + 2] = c.c.index();
-            out.face_of[t] = f;
         }
     });
     if (index) index->triangle_of_face = std::move(place);
-    out.clusters = triangle_clusters(out);
+    out.clusters = triangle_clusters(out, &m);
     if (normals) add_smooth_normals(m, out.positions, out);
+}
+
+std::array<std::uint32_t, 3> triangle_corners(const Mesh& m, const Triangle_buffers& b,
+                                              std::size_t t) {
+    if (b.with_indices) return {b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)};
+    const Face f = b.face_of[t];
+    if (!f.valid()) return {0, 0, 0};
+    const Corners c = corners(m, f);
+    return {c.a.index(), c.b.index(), c.c.index()};
+}
+
+void smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
+                    std::span<std::uint32_t> out) {
+    in_parallel(out.size() / 3, [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+            const Face f = b.face_of[first + i];
+            const Corners c = f.valid() ? corners(m, f) : Corners{Vertex{0}, Vertex{0}, Vertex{0}};
+            out[3 * i] = c.a.index();
+            out[3 * i + 1] = c.b.index();
+            out[3 * i + 2] = c.c.index();
+        }
+    });
 }
 
 void add_smooth_normals(const Mesh& m, std::span<const glm::vec3> positions, Triangle_buffers& b) {
@@ -332,7 +362,7 @@ std::uint32_t append_triangle(Triangle_buffers& b, Face f) {
         b.positions.resize(b.positions.size() + 3);
         b.normals.emplace_back();
         b.vertex_of.resize(b.vertex_of.size() + 3);
-    } else {
+    } else if (b.with_indices) {
         b.indices.resize(b.indices.size() + 3);
     }
     return t;
@@ -393,9 +423,11 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
                     b.positions[v.index()] = positions[v.index()];
                     normal_of.push_back(v.index());
                 }
-                b.indices[3 * std::size_t{t}] = c.a.index();
-                b.indices[3 * std::size_t{t} + 1] = c.b.index();
-                b.indices[3 * std::size_t{t} + 2] = c.c.index();
+                if (b.with_indices) {
+                    b.indices[3 * std::size_t{t}] = c.a.index();
+                    b.indices[3 * std::size_t{t} + 1] = c.b.index();
+                    b.indices[3 * std::size_t{t} + 2] = c.c.index();
+                }
                 b.face_of[t] = f;
                 dirt.triangles.push_back(t);
             } else {
@@ -408,7 +440,8 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
             const std::size_t k = 3 * std::size_t{t};
             b.face_of[t] = no_face;
             if (smooth) {
-                b.indices[k + 1] = b.indices[k + 2] = b.indices[k];
+                // Without indices, smooth_indices() makes its indices a point from face_of.
+                if (b.with_indices) b.indices[k + 1] = b.indices[k + 2] = b.indices[k];
                 dirt.triangles.push_back(t);
             } else {
                 for (std::size_t j = 0; j < 3; ++j) {
@@ -434,7 +467,7 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     if (!smooth)
         for (const std::uint32_t o : dirt.vertices)
             moved.push_back(o / 3);
-    update_triangle_clusters(b, moved, b.clusters);
+    update_triangle_clusters(b, moved, b.clusters, &m);
     return dirt;
 }
 

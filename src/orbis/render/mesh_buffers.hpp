@@ -13,6 +13,7 @@
 #include <glm/vec3.hpp>
 #include <glm/vec4.hpp>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -67,9 +68,14 @@ struct Triangle_buffers {
     /// False for smooth triangles built without normals, for views that light each face by a
     /// normal made while drawing; edits then keep `normals` empty. Always true for flat ones.
     bool with_normals = true;
-    /// Smooth: three output vertex indices per triangle, counterclockwise seen from outside.
-    /// Flat: empty, because corner k of triangle t is output 3t + k (counterclockwise too).
+    /// Smooth: three output vertex indices per triangle, counterclockwise seen from outside,
+    /// or empty when built without them (see with_indices). Flat: empty, because corner k of
+    /// triangle t is output 3t + k (counterclockwise too).
     std::vector<std::uint32_t> indices;
+    /// False for smooth triangles built without indices: a triangle's indices are then its
+    /// face's corners in the mesh (smooth_indices()), so that a viewer that keeps them on the
+    /// GPU holds no second copy (at ten million vertices, 216 MB). Always true for flat ones.
+    bool with_indices = true;
     /// Flat: per output vertex, the mesh vertex it stands for. Smooth: empty (see vertex_at).
     std::vector<Vertex> vertex_of;
     /// Per triangle: the mesh face it draws.
@@ -78,7 +84,8 @@ struct Triangle_buffers {
     /// triangles() and update_triangles(), for frames that skip what the eye cannot see.
     std::vector<Triangle_cluster> clusters;
 
-    /// The output vertex of corner `k` (0 to 2) of triangle `t`. Precondition: t is a triangle.
+    /// The output vertex of corner `k` (0 to 2) of triangle `t`. Preconditions: t is a
+    /// triangle, and the buffers hold their indices (with_indices; see triangle_corner()).
     std::uint32_t corner(std::size_t t, int k) const {
         return shading == Shading::flat ? static_cast<std::uint32_t>(3 * t + k)
                                         : indices[3 * t + k];
@@ -149,10 +156,24 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
 /// m.vertex_slots() of them), which stay where they are: for a caller that keeps its positions
 /// in `out` rather than have them copied there. Rewrites every other array of `out`.
 /// With `index`, also makes it what index_triangles() would (the build knows where each face
-/// went), reusing its memory. Same cost as triangles(). \throws std::invalid_argument when
-/// out.positions is shorter than the vertex slots.
+/// went), reusing its memory. With `indices` false, out.indices is left empty (see
+/// Triangle_buffers::with_indices). Same cost as triangles(). \throws std::invalid_argument
+/// when out.positions is shorter than the vertex slots.
 void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true,
-                      Triangle_index* index = nullptr);
+                      Triangle_index* index = nullptr, bool indices = true);
+/// The indices of smooth triangles [first, first + out.size() / 3) of `b`, as a build with
+/// indices writes them: the corners of each triangle's face in `m`, and 0, 0, 0 (a point,
+/// which draws nothing) for a triangle whose face is gone. Preconditions: `b` is smooth, `m`
+/// is the mesh it was built or last updated for, and the range lies within its triangles.
+/// O(out.size()), on two threads when large.
+void smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
+                    std::span<std::uint32_t> out);
+/// The output vertices of the three corners of triangle `t` of `b`, whether or not `b` holds
+/// its indices (see Triangle_buffers::corner; without them, a triangle whose face is gone is
+/// 0, 0, 0). Precondition: `m` is the mesh `b` was built or last updated for, and t is a
+/// triangle.
+std::array<std::uint32_t, 3> triangle_corners(const Mesh& m, const Triangle_buffers& b,
+                                              std::size_t t);
 /// Gives smooth triangles `b` built without normals their normals, as triangles() computes
 /// them; nothing for flat ones or ones that have them. Cost O(vertices × valence).
 /// \throws std::invalid_argument when `positions` is shorter than the vertex slots.

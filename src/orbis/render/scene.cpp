@@ -190,6 +190,7 @@ Scene Scene_builder::build(const World& world, const View_options& options,
                            const World_delta* delta) {
     rebuilt_ = {};
     Scene scene;
+    scene.mesh = &world.mesh();
     std::string relief = options.relief;
     if (!relief.empty() && !is_relief_layer(world.find_layer(relief))) {
         scene.layer_error = relief_refusal(relief);

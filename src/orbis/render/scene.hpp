@@ -68,8 +68,11 @@ struct Point_buffers {
 };
 
 /// Everything the viewport draws for one World and View_options. The pointers stay valid until
-/// the next Scene_builder::build.
+/// the next Scene_builder::build (the mesh's: while the World built from lives too).
 struct Scene {
+    /// The mesh of the World built from, valid while that World lives: shared-vertex triangles
+    /// keep no indices (Triangle_buffers::with_indices), and an upload reads them from it.
+    const Mesh* mesh = nullptr;
     Scene_part<Triangle_buffers> triangles;      ///< primal triangles
     Scene_part<Voronoi_buffers> voronoi;         ///< Voronoi cell fans
     Scene_part<Line_buffers> primal_edges;       ///< wireframe

@@ -8,14 +8,17 @@
 #include <glm/geometric.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace orbis::render {
 namespace {
 
 // The cluster of triangles [first, last) of b (at most cluster_triangles).
-Triangle_cluster bound(const Triangle_buffers& b, std::size_t first, std::size_t last) {
+Triangle_cluster bound(const Triangle_buffers& b, const Mesh* m, std::size_t first,
+                       std::size_t last) {
     // Each live triangle's unit normal and corners, kept for the second pass.
     struct Seen {
         glm::dvec3 normal;
@@ -27,8 +30,12 @@ Triangle_cluster bound(const Triangle_buffers& b, std::size_t first, std::size_t
     glm::dvec3 sum(0.0);
     for (std::size_t t = first; t < last; ++t) {
         Seen x;
+        if (!b.with_indices && !b.face_of[t].valid()) continue; // collapsed: draws nothing
+        const std::array<std::uint32_t, 3> corner =
+            b.with_indices ? std::array{b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)}
+                           : triangle_corners(*m, b, t);
         for (int k = 0; k < 3; ++k)
-            x.corner[k] = glm::dvec3(b.positions[b.corner(t, k)]);
+            x.corner[k] = glm::dvec3(b.positions[corner[k]]);
         x.normal = glm::cross(x.corner[1] - x.corner[0], x.corner[2] - x.corner[0]);
         const double len = glm::length(x.normal);
         if (!(len > 0.0) || !std::isfinite(len)) continue; // degenerate: draws nothing
@@ -66,26 +73,34 @@ std::size_t cluster_count(std::size_t triangles) {
     return (triangles + cluster_triangles - 1) / cluster_triangles;
 }
 
-Triangle_cluster bound_cluster(const Triangle_buffers& b, std::size_t k) {
+Triangle_cluster bound_cluster(const Triangle_buffers& b, const Mesh* m, std::size_t k) {
     const std::size_t first = k * cluster_triangles;
-    return bound(b, first, std::min(first + cluster_triangles, b.face_of.size()));
+    return bound(b, m, first, std::min(first + cluster_triangles, b.face_of.size()));
+}
+
+// Smooth triangles without indices read their corners from the mesh.
+void require_mesh(const Triangle_buffers& b, const Mesh* m) {
+    if (!b.with_indices && !m)
+        throw std::invalid_argument("triangle clusters: triangles without indices need a mesh");
 }
 
 } // namespace
 
-std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b) {
+std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const Mesh* m) {
+    require_mesh(b, m);
     const std::size_t triangles = b.face_of.size();
     std::vector<Triangle_cluster> out(cluster_count(triangles));
     // Split by triangles; each cluster goes to the part that holds its first triangle.
     detail::in_parallel(triangles, [&](std::size_t first, std::size_t last) {
         for (std::size_t k = cluster_count(first); k < cluster_count(last); ++k)
-            out[k] = bound_cluster(b, k);
+            out[k] = bound_cluster(b, m, k);
     });
     return out;
 }
 
 void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::uint32_t> triangles,
-                              std::vector<Triangle_cluster>& clusters) {
+                              std::vector<Triangle_cluster>& clusters, const Mesh* m) {
+    require_mesh(b, m);
     const std::size_t old_count = clusters.size();
     const std::size_t count = cluster_count(b.face_of.size());
     clusters.resize(count);
@@ -100,7 +115,7 @@ void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::ui
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     for (const std::uint32_t k : touched)
-        clusters[k] = bound_cluster(b, k);
+        clusters[k] = bound_cluster(b, m, k);
 }
 
 bool faces_away(const Triangle_cluster& c, const glm::dvec3& eye) {

@@ -12,6 +12,10 @@
 #include <utility>
 #include <vector>
 
+namespace orbis {
+class Mesh;
+} // namespace orbis
+
 namespace orbis::render {
 
 struct Triangle_buffers;
@@ -36,15 +40,17 @@ struct Triangle_cluster {
 /// The clusters of `b`: cluster k bounds triangles [k · cluster_triangles, (k + 1) ·
 /// cluster_triangles). Normals are the triangles' own (counterclockwise corners), computed in
 /// double precision; degenerate triangles (deleted faces) draw nothing and bound nothing.
-/// O(triangles), on two threads for large buffers.
-std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b);
+/// Triangles without indices (Triangle_buffers::with_indices) take their corners from `m`, the
+/// mesh they were built or last updated for. O(triangles), on two threads for large buffers.
+/// \throws std::invalid_argument for triangles without indices and no mesh.
+std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const Mesh* m = nullptr);
 
 /// Brings `clusters` up to `b` after the listed triangles (any order, repeats allowed) were
 /// rewritten and triangles appended: recomputes the clusters that hold them, and those past
 /// the end of `clusters`. Gives what triangle_clusters(b) gives. O(clusters touched ×
-/// cluster_triangles).
+/// cluster_triangles). Corners as triangle_clusters(), and the same refusal.
 void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::uint32_t> triangles,
-                              std::vector<Triangle_cluster>& clusters);
+                              std::vector<Triangle_cluster>& clusters, const Mesh* m = nullptr);
 
 /// True when an eye at `eye` sees only the backs of the cluster's triangles, with a margin of
 /// about a thousandth of a radian for rounding: back-face culling would drop every one.

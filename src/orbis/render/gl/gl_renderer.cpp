@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -263,11 +264,76 @@ bool draws_indexed(const Buffers& b) {
         };
 }
 
+// The indices `b` draws with: its own, or (smooth triangles without them) three a triangle.
+template <class Buffers>
+std::size_t index_count(const Buffers& b) {
+    if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
+        if (!b.with_indices) return 3 * b.face_of.size();
+    return b.indices.size();
+}
+
+// Whether the indices of `b` are read from the mesh: smooth triangles without them.
+template <class Buffers>
+bool indices_from_mesh(const Buffers& b) {
+    if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
+        return !b.with_indices;
+    else
+        return false;
+}
+
 } // namespace
+
+void Gl_renderer::send_smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
+                                      std::size_t last, Upload_stats& stats) {
+    const std::size_t bytes = 3 * (last - first) * sizeof(std::uint32_t);
+    stats.bytes += bytes;
+    if (bytes == 0) return;
+    const auto offset = static_cast<GLintptr>(3 * first * sizeof(std::uint32_t));
+    // Large ranges are written straight into the mapped buffer, so that no copy of them is
+    // ever held (at ten million vertices, 216 MB); smooth_indices() splits them over threads.
+    if (bytes >= (std::size_t{1} << 24)) {
+        if (void* mapped =
+                glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, offset, static_cast<GLsizeiptr>(bytes),
+                                 GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT)) {
+            smooth_indices(
+                m, b, first,
+                std::span<std::uint32_t>(static_cast<std::uint32_t*>(mapped), 3 * (last - first)));
+            if (glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER) == GL_TRUE) return;
+        }
+    }
+    // In pieces, so that the copy never holds more than a few megabytes.
+    constexpr std::size_t piece = std::size_t{1} << 18;
+    std::vector<std::uint32_t> values(3 * std::min(piece, last - first));
+    for (std::size_t begin = first; begin < last; begin += piece) {
+        const std::size_t end = std::min(last, begin + piece);
+        const std::span<std::uint32_t> part(values.data(), 3 * (end - begin));
+        smooth_indices(m, b, begin, part);
+        glBufferSubData(GL_ELEMENT_ARRAY_BUFFER,
+                        static_cast<GLintptr>(3 * begin * sizeof(std::uint32_t)),
+                        static_cast<GLsizeiptr>(part.size_bytes()), part.data());
+    }
+}
+
+void Gl_renderer::patch_smooth_indices(const Mesh& m, const Triangle_buffers& b,
+                                       const std::vector<std::uint32_t>& listed,
+                                       Upload_stats& stats) {
+    // Runs joined as patch() joins them: the triangles between are rewritten with what they
+    // hold already.
+    const std::size_t join =
+        std::max<std::size_t>(8, patch_join_bytes / (3 * sizeof(std::uint32_t)));
+    for (std::size_t i = 0; i < listed.size();) {
+        std::size_t j = i;
+        while (j + 1 < listed.size() && listed[j + 1] <= listed[j] + join)
+            ++j;
+        send_smooth_indices(m, b, listed[i], std::size_t{listed[j]} + 1, stats);
+        i = j + 1;
+    }
+    ++stats.parts;
+}
 
 template <class Buffers>
 void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
-                              Upload_stats& stats) {
+                              Upload_stats& stats, const Mesh* mesh) {
     part.present = scene_part.geometry != nullptr;
     if (!part.present) return;
     const Buffers& b = *scene_part.geometry;
@@ -276,12 +342,18 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
         b.indices;
     };
     const bool indexed = draws_indexed(b);
+    const bool from_mesh = indices_from_mesh(b);
+    // A scene without its mesh cannot say what such triangles draw: none rather than garbage.
+    if (from_mesh && !mesh) {
+        part.present = false;
+        return;
+    }
     if (part.geometry_stamp != scene_part.geometry_stamp) {
         ensure_objects(part);
         glBindVertexArray(part.vao);
         bool fits = b.positions.size() <= part.vertex_capacity && indexed == part.indexed;
         if constexpr (has_normals)
-            fits = fits && (!indexed || b.indices.size() <= part.index_capacity);
+            fits = fits && (!indexed || index_count(b) <= part.index_capacity);
         if (scene_part.dirt && part.geometry_stamp != 0 &&
             scene_part.base_geometry_stamp == part.geometry_stamp && fits) {
             const Buffer_dirt& dirt = *scene_part.dirt;
@@ -292,8 +364,14 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                     if (!b.normals.empty())
                         patch(GL_ARRAY_BUFFER, part.normals, b.normals.data(), sizeof(glm::vec3),
                               dirt.vertices, 1, stats);
-                    patch(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
-                          sizeof(std::uint32_t), dirt.triangles, 3, stats);
+                    if (from_mesh) {
+                        glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, part.indices);
+                        if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
+                            patch_smooth_indices(*mesh, b, dirt.triangles, stats);
+                    } else {
+                        patch(GL_ELEMENT_ARRAY_BUFFER, part.indices, b.indices.data(),
+                              sizeof(std::uint32_t), dirt.triangles, 3, stats);
+                    }
                 } else {
                     patch_corner_normals(part.normals, b.normals, dirt.vertices, stats);
                 }
@@ -320,9 +398,13 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                     glDisableVertexAttribArray(1);
                 else
                     glEnableVertexAttribArray(1);
-                part.index_capacity =
-                    indexed ? keep_room(part.index_capacity, b.indices.size()) : 0;
-                if (indexed) {
+                part.index_capacity = indexed ? keep_room(part.index_capacity, index_count(b)) : 0;
+                if (indexed && from_mesh) {
+                    upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
+                                     nullptr, 0, part.index_capacity, sizeof(std::uint32_t), stats);
+                    if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
+                        send_smooth_indices(*mesh, b, 0, b.face_of.size(), stats);
+                } else if (indexed) {
                     upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
                                      b.indices.data(), b.indices.size(), part.index_capacity,
                                      sizeof(std::uint32_t), stats);
@@ -338,7 +420,7 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
         glBindVertexArray(0);
         part.count = static_cast<int>(b.positions.size());
         if constexpr (has_normals)
-            if (indexed) part.count = static_cast<int>(b.indices.size());
+            if (indexed) part.count = static_cast<int>(index_count(b));
         part.indexed = indexed;
         part.geometry_stamp = scene_part.geometry_stamp;
         if constexpr (std::is_same_v<Buffers, Triangle_buffers>) part.clusters = b.clusters;
@@ -414,7 +496,7 @@ void Gl_renderer::take_spare_triangles(const Scene_part<Triangle_buffers>& scene
         b && draws_indexed(*b) && !scene_part.dirt &&
         parts_[triangles].geometry_stamp != scene_part.geometry_stamp &&
         keep_room(spare.vertex_capacity, b->positions.size()) == spare.vertex_capacity &&
-        keep_room(spare.index_capacity, b->indices.size()) == spare.index_capacity;
+        keep_room(spare.index_capacity, index_count(*b)) == spare.index_capacity;
     if (fits) {
         delete_objects(parts_[triangles]);
         std::swap(parts_[triangles], spare);
@@ -427,7 +509,7 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     const auto start = std::chrono::steady_clock::now();
     Upload_stats stats;
     take_spare_triangles(scene.triangles);
-    upload_part(parts_[triangles], scene.triangles, stats);
+    upload_part(parts_[triangles], scene.triangles, stats, scene.mesh);
     upload_part(parts_[voronoi], scene.voronoi, stats);
     upload_part(parts_[primal], scene.primal_edges, stats);
     upload_part(parts_[dual], scene.dual_edges, stats);

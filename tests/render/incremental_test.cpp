@@ -119,6 +119,10 @@ TEST(IncrementalUpdates, TrianglesWithoutIndicesReadTheIndicesIndexedOnesHold) {
                 ASSERT_EQ(indexed.indices[3 * t], indexed.indices[3 * t + 2]);
             }
         }
+        // Face by face, through the index, the same again.
+        std::vector<std::uint32_t> by_face(all.size(), 77);
+        smooth_indices_by_face(w.mesh(), bare, bare_index, by_face);
+        ASSERT_EQ(by_face, all) << "after step " << step;
         // A range from the middle reads the same as the whole.
         if (bare.face_of.size() > 10) {
             std::vector<std::uint32_t> some(3 * 7);

@@ -164,5 +164,25 @@ TEST(Clusters, EdgeCases) {
     EXPECT_EQ(more[0], (std::pair<std::uint32_t, std::uint32_t>{0, 7}));
 }
 
+// Bounds gathered face by face in slot order are those gathered triangle by triangle, bit for
+// bit, with dead face slots and a triangle order that is not the faces' (the curve's).
+TEST(Clusters, GatheredFaceByFaceTheyAreTheSameBounds) {
+    World w = planet();
+    for (int i = 0; i < 300; ++i) {
+        const Vertex v{static_cast<std::uint32_t>(97 * i + 5)};
+        if (!w.mesh().contains(v)) continue;
+        const Edge e = v.edge(w.mesh());
+        if (e.valid()) (void)w.lock_mesh().try_collapse(e, 0.5f);
+    }
+    ASSERT_LT(w.mesh().face_count(), w.mesh().face_slots());
+    const auto p = vertex_positions(w);
+    const Triangle_buffers b = triangles(w.mesh(), p, Shading::smooth);
+    const Triangle_index index = index_triangles(b, w.mesh());
+    const auto by_face =
+        triangle_clusters_by_face(w.mesh(), p, index.triangle_of_face, b.face_of.size());
+    ASSERT_EQ(by_face.size(), b.clusters.size());
+    EXPECT_EQ(by_face, b.clusters);
+}
+
 } // namespace
 } // namespace orbis::render

@@ -229,6 +229,11 @@ const Triangle_buffers& Buffer_cache::triangles(const World& world, Shading shad
     return out;
 }
 
+const Triangle_index* Buffer_cache::triangle_index(Shading shading) const {
+    const int s = shading == Shading::flat ? 0 : 1;
+    return index_valid_[s] ? &index_[s] : nullptr;
+}
+
 const Voronoi_buffers& Buffer_cache::voronoi_cells(const World& world) {
     begin_call();
     const Geometry_key key = key_of(world);

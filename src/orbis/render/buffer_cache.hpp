@@ -144,6 +144,9 @@ public:
     /// on their next request. Returns whether a part was updated. Cost O(listed elements ×
     /// valence + layer chunks); parts are indexed for it when they are built.
     bool apply(const World& world, const World_delta& delta);
+    /// Where the faces are in triangles(world, shading) as last built or updated, or nothing
+    /// when that index is not current.
+    const Triangle_index* triangle_index(Shading shading) const;
     /// What the last apply() rewrote in the triangles of `shading` and their colours, or
     /// nothing when they were rebuilt or not updated since.
     const Buffer_dirt* dirt(Shading shading) const;

@@ -272,29 +272,55 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triang
     }
     detail::touch_storage(place, m.face_slots());
     place.resize(m.face_slots());
-    in_parallel(faces, [&](std::size_t first, std::size_t last) {
-        for (std::size_t t = first; t < last; ++t)
-            place[order[t]] = static_cast<std::uint32_t>(t);
-    });
     in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
-        for (std::size_t i = first; i < last; ++i) {
-            const Face f{static_cast<std::uint32_t>(i)};
-            if (!m.contains(f)) {
-                place[i] = unset;
-                continue;
-            }
-            const std::size_t t = place[i];
-            out.face_of[t] = f;
-            if (!indices) continue;
-            const Corners c = corners(m, f);
-            out.indices[3 * t] = c.a.index();
-            out.indices[3 * t + 1] = c.b.index();
-            out.indices[3 * t + 2] = c.c.index();
+        std::fill(place.begin() + std::ptrdiff_t(first), place.begin() + std::ptrdiff_t(last),
+                  unset);
+    });
+    in_parallel(faces, [&](std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t) {
+            place[order[t]] = static_cast<std::uint32_t>(t);
+            out.face_of[t] = Face{order[t]};
         }
     });
+    if (indices) {
+        in_parallel(m.face_slots(), [&](std::size_t first, std::size_t last) {
+            for (std::size_t i = first; i < last; ++i) {
+                const std::uint32_t t = place[i];
+                if (t == unset) continue;
+                const Corners c = corners(m, Face{static_cast<std::uint32_t>(i)});
+                out.indices[3 * std::size_t{t}] = c.a.index();
+                out.indices[3 * std::size_t{t} + 1] = c.b.index();
+                out.indices[3 * std::size_t{t} + 2] = c.c.index();
+            }
+        });
+    }
+    // Without indices the triangles' corners are a walk of the mesh each, which in the curve's
+    // order is scattered: the bounds are read face by face instead.
+    out.clusters = indices ? triangle_clusters(out)
+                           : triangle_clusters_by_face(m, out.positions, place, faces);
     if (index) index->triangle_of_face = std::move(place);
-    out.clusters = triangle_clusters(out, &m);
     if (normals) add_smooth_normals(m, out.positions, out);
+}
+
+void smooth_indices_by_face(const Mesh& m, const Triangle_buffers& b, const Triangle_index& index,
+                            std::span<std::uint32_t> out) {
+    const std::size_t triangles = out.size() / 3;
+    const std::size_t slots = std::min<std::size_t>(m.face_slots(), index.triangle_of_face.size());
+    // Each triangle is written once: by its live face, or below when its face is gone.
+    in_parallel(slots, [&](std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) {
+            const std::uint32_t t = index.triangle_of_face[i];
+            if (t >= triangles) continue;
+            const Corners c = corners(m, Face{static_cast<std::uint32_t>(i)});
+            out[3 * std::size_t{t}] = c.a.index();
+            out[3 * std::size_t{t} + 1] = c.b.index();
+            out[3 * std::size_t{t} + 2] = c.c.index();
+        }
+    });
+    in_parallel(triangles, [&](std::size_t first, std::size_t last) {
+        for (std::size_t t = first; t < last; ++t)
+            if (!b.face_of[t].valid()) out[3 * t] = out[3 * t + 1] = out[3 * t + 2] = 0;
+    });
 }
 
 std::array<std::uint32_t, 3> triangle_corners(const Mesh& m, const Triangle_buffers& b,

@@ -168,6 +168,12 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true,
 /// O(out.size()), on two threads when large.
 void smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
                     std::span<std::uint32_t> out);
+/// smooth_indices() of every triangle of `b` (out.size() == 3 · b.face_of.size()), reading the
+/// mesh face by face in slot order through `index`, b's index, rather than in the triangles'
+/// order: the mesh keeps a face's quad-edges together, so this reads it in order.
+/// O(face slots + triangles), on two threads.
+void smooth_indices_by_face(const Mesh& m, const Triangle_buffers& b, const Triangle_index& index,
+                            std::span<std::uint32_t> out);
 /// The output vertices of the three corners of triangle `t` of `b`, whether or not `b` holds
 /// its indices (see Triangle_buffers::corner; without them, a triangle whose face is gone is
 /// 0, 0, 0). Precondition: `m` is the mesh `b` was built or last updated for, and t is a

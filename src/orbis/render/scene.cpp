@@ -239,6 +239,7 @@ Scene Scene_builder::build(const World& world, const View_options& options,
         const Shading shading = typed && type == Layer_type::face ? Shading::flat : Shading::smooth;
         scene.flat_shading = shading == Shading::flat || options.shading == Shading::flat;
         scene.triangles.geometry = &cache_.triangles(world, shading, !scene.flat_shading);
+        scene.triangle_index = cache_.triangle_index(shading);
         add_rebuilds();
         const bool rebuilt = cache_.last_rebuilds().triangles > 0;
         const Buffer_dirt* dirt = applied && !rebuilt ? cache_.dirt(shading) : nullptr;

@@ -73,6 +73,9 @@ struct Scene {
     /// The mesh of the World built from, valid while that World lives: shared-vertex triangles
     /// keep no indices (Triangle_buffers::with_indices), and an upload reads them from it.
     const Mesh* mesh = nullptr;
+    /// Where each face of `mesh` is in the triangles, when known: an upload of triangles
+    /// without indices then reads the mesh face by face (see smooth_indices_by_face).
+    const Triangle_index* triangle_index = nullptr;
     Scene_part<Triangle_buffers> triangles;      ///< primal triangles
     Scene_part<Voronoi_buffers> voronoi;         ///< Voronoi cell fans
     Scene_part<Line_buffers> primal_edges;       ///< wireframe

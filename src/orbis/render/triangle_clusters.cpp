@@ -11,10 +11,91 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <mutex>
 #include <stdexcept>
 
 namespace orbis::render {
 namespace {
+
+// What pass one of a cluster's bounds gathers: the box of its corners and the box of its
+// unit normals. Minima and maxima do not depend on the order triangles come in, so bounds
+// gathered face by face in slot order (triangle_clusters_by_face) equal those gathered
+// triangle by triangle, bit for bit; a sum of normals would not.
+struct Extent {
+    glm::dvec3 lo{std::numeric_limits<double>::max()}, hi{-std::numeric_limits<double>::max()};
+    glm::dvec3 normal_lo{std::numeric_limits<double>::max()};
+    glm::dvec3 normal_hi{-std::numeric_limits<double>::max()};
+    bool any = false;
+
+    void add(const glm::dvec3 (&corner)[3], const glm::dvec3& normal) {
+        for (const glm::dvec3& c : corner) {
+            lo = glm::min(lo, c);
+            hi = glm::max(hi, c);
+        }
+        normal_lo = glm::min(normal_lo, normal);
+        normal_hi = glm::max(normal_hi, normal);
+        any = true;
+    }
+    void add(const Extent& o) {
+        if (!o.any) return;
+        lo = glm::min(lo, o.lo);
+        hi = glm::max(hi, o.hi);
+        normal_lo = glm::min(normal_lo, o.normal_lo);
+        normal_hi = glm::max(normal_hi, o.normal_hi);
+        any = true;
+    }
+    glm::dvec3 centre() const { return 0.5 * (lo + hi); }
+    // The middle of the normals' box, as a unit vector; zero when it has no direction.
+    glm::dvec3 axis() const {
+        const glm::dvec3 mid = 0.5 * (normal_lo + normal_hi);
+        const double len = glm::length(mid);
+        return len > 0.0 ? mid / len : glm::dvec3(0.0);
+    }
+};
+
+// What pass two gathers, around the centre and axis of pass one.
+struct Spread {
+    double radius2 = 0.0, min_dot = 1.0;
+
+    void add(const glm::dvec3 (&corner)[3], const glm::dvec3& normal, const glm::dvec3& centre,
+             const glm::dvec3& axis) {
+        min_dot = std::min(min_dot, glm::dot(axis, normal));
+        for (const glm::dvec3& c : corner)
+            radius2 = std::max(radius2, glm::dot(c - centre, c - centre));
+    }
+    void add(const Spread& o) {
+        radius2 = std::max(radius2, o.radius2);
+        min_dot = std::min(min_dot, o.min_dot);
+    }
+};
+
+// The corners of a triangle in double precision and its unit normal; false when it is
+// degenerate (a point or a line: it draws nothing and bounds nothing).
+bool triangle_geometry(std::span<const glm::vec3> positions, const std::array<std::uint32_t, 3>& i,
+                       glm::dvec3 (&corner)[3], glm::dvec3& normal) {
+    for (int k = 0; k < 3; ++k)
+        corner[k] = glm::dvec3(positions[i[k]]);
+    normal = glm::cross(corner[1] - corner[0], corner[2] - corner[0]);
+    const double len = glm::length(normal);
+    if (!(len > 0.0) || !std::isfinite(len)) return false;
+    normal /= len;
+    return true;
+}
+
+Triangle_cluster finish(const Extent& e, const Spread& s) {
+    Triangle_cluster c;
+    if (!e.any) return c; // nothing drawn: never skipped, costs nothing to draw
+    const glm::dvec3 centre = e.centre(), axis = e.axis();
+    c.centre = glm::vec3(centre);
+    // Rounded outwards: the float centre moved by up to half an ulp of its coordinates, and
+    // the float radius and cosine must not shrink the bounds.
+    const double moved = glm::length(glm::dvec3(c.centre) - centre);
+    c.radius = std::nextafter(static_cast<float>(std::sqrt(s.radius2) + moved),
+                              std::numeric_limits<float>::max());
+    c.axis = glm::vec3(axis);
+    c.cos_spread = axis != glm::dvec3(0.0) ? static_cast<float>(s.min_dot) - 1e-6f : -1.f;
+    return c;
+}
 
 // The cluster of triangles [first, last) of b (at most cluster_triangles).
 Triangle_cluster bound(const Triangle_buffers& b, const Mesh* m, std::size_t first,
@@ -26,47 +107,22 @@ Triangle_cluster bound(const Triangle_buffers& b, const Mesh* m, std::size_t fir
     };
     std::vector<Seen> seen;
     seen.reserve(last - first);
-    glm::dvec3 lo(std::numeric_limits<double>::max()), hi(-std::numeric_limits<double>::max());
-    glm::dvec3 sum(0.0);
+    Extent extent;
     for (std::size_t t = first; t < last; ++t) {
-        Seen x;
         if (!b.with_indices && !b.face_of[t].valid()) continue; // collapsed: draws nothing
         const std::array<std::uint32_t, 3> corner =
             b.with_indices ? std::array{b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)}
                            : triangle_corners(*m, b, t);
-        for (int k = 0; k < 3; ++k)
-            x.corner[k] = glm::dvec3(b.positions[corner[k]]);
-        x.normal = glm::cross(x.corner[1] - x.corner[0], x.corner[2] - x.corner[0]);
-        const double len = glm::length(x.normal);
-        if (!(len > 0.0) || !std::isfinite(len)) continue; // degenerate: draws nothing
-        x.normal /= len;
-        sum += x.normal;
-        for (const glm::dvec3& c : x.corner) {
-            lo = glm::min(lo, c);
-            hi = glm::max(hi, c);
-        }
+        Seen x;
+        if (!triangle_geometry(b.positions, corner, x.corner, x.normal)) continue;
+        extent.add(x.corner, x.normal);
         seen.push_back(x);
     }
-    Triangle_cluster c;
-    if (seen.empty()) return c; // nothing drawn: never skipped, costs nothing to draw
-    const glm::dvec3 centre = 0.5 * (lo + hi);
-    const double sum_len = glm::length(sum);
-    const glm::dvec3 axis = sum_len > 0.0 ? sum / sum_len : glm::dvec3(0.0);
-    double radius2 = 0.0, min_dot = 1.0;
-    for (const Seen& x : seen) {
-        min_dot = std::min(min_dot, glm::dot(axis, x.normal));
-        for (const glm::dvec3& corner : x.corner)
-            radius2 = std::max(radius2, glm::dot(corner - centre, corner - centre));
-    }
-    c.centre = glm::vec3(centre);
-    // Rounded outwards: the float centre moved by up to half an ulp of its coordinates, and
-    // the float radius and cosine must not shrink the bounds.
-    const double moved = glm::length(glm::dvec3(c.centre) - centre);
-    c.radius = std::nextafter(static_cast<float>(std::sqrt(radius2) + moved),
-                              std::numeric_limits<float>::max());
-    c.axis = glm::vec3(axis);
-    c.cos_spread = sum_len > 0.0 ? static_cast<float>(min_dot) - 1e-6f : -1.f;
-    return c;
+    Spread spread;
+    const glm::dvec3 centre = extent.centre(), axis = extent.axis();
+    for (const Seen& x : seen)
+        spread.add(x.corner, x.normal, centre, axis);
+    return finish(extent, spread);
 }
 
 std::size_t cluster_count(std::size_t triangles) {
@@ -95,6 +151,61 @@ std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const
         for (std::size_t k = cluster_count(first); k < cluster_count(last); ++k)
             out[k] = bound_cluster(b, m, k);
     });
+    return out;
+}
+
+std::vector<Triangle_cluster>
+triangle_clusters_by_face(const Mesh& m, std::span<const glm::vec3> positions,
+                          std::span<const std::uint32_t> triangle_of_face,
+                          std::size_t triangle_count) {
+    const std::size_t count = cluster_count(triangle_count);
+    const std::size_t slots = std::min<std::size_t>(m.face_slots(), triangle_of_face.size());
+    // Calls `add(face slot, triangle, corners, normal)` for every face drawn in [first, last).
+    const auto each_face = [&](std::size_t first, std::size_t last, auto&& add) {
+        for (std::size_t i = first; i < last; ++i) {
+            const std::uint32_t t = triangle_of_face[i];
+            if (t >= triangle_count) continue;
+            const Face f{static_cast<std::uint32_t>(i)};
+            const Edge e0 = f.edge(m);
+            const Edge e1 = e0.left_next(m);
+            const std::array<std::uint32_t, 3> corner{e0.origin(m).index(), e1.origin(m).index(),
+                                                      e1.dest(m).index()};
+            glm::dvec3 c[3], normal;
+            if (triangle_geometry(positions, corner, c, normal))
+                add(t / cluster_triangles, c, normal);
+        }
+    };
+    // Faces come in slot order (their triangles scattered over the clusters): each thread
+    // gathers into clusters of its own, merged after.
+    std::mutex merging;
+    std::vector<Extent> extents(count);
+    detail::in_parallel(slots, [&](std::size_t first, std::size_t last) {
+        std::vector<Extent> own(count);
+        each_face(first, last, [&](std::size_t k, const glm::dvec3(&c)[3], const glm::dvec3& n) {
+            own[k].add(c, n);
+        });
+        const std::lock_guard lock(merging);
+        for (std::size_t k = 0; k < count; ++k)
+            extents[k].add(own[k]);
+    });
+    std::vector<glm::dvec3> centre(count), axis(count);
+    for (std::size_t k = 0; k < count; ++k) {
+        centre[k] = extents[k].centre();
+        axis[k] = extents[k].axis();
+    }
+    std::vector<Spread> spreads(count);
+    detail::in_parallel(slots, [&](std::size_t first, std::size_t last) {
+        std::vector<Spread> own(count);
+        each_face(first, last, [&](std::size_t k, const glm::dvec3(&c)[3], const glm::dvec3& n) {
+            own[k].add(c, n, centre[k], axis[k]);
+        });
+        const std::lock_guard lock(merging);
+        for (std::size_t k = 0; k < count; ++k)
+            spreads[k].add(own[k]);
+    });
+    std::vector<Triangle_cluster> out(count);
+    for (std::size_t k = 0; k < count; ++k)
+        out[k] = finish(extents[k], spreads[k]);
     return out;
 }
 

@@ -39,11 +39,22 @@ struct Triangle_cluster {
 
 /// The clusters of `b`: cluster k bounds triangles [k · cluster_triangles, (k + 1) ·
 /// cluster_triangles). Normals are the triangles' own (counterclockwise corners), computed in
-/// double precision; degenerate triangles (deleted faces) draw nothing and bound nothing.
-/// Triangles without indices (Triangle_buffers::with_indices) take their corners from `m`, the
-/// mesh they were built or last updated for. O(triangles), on two threads for large buffers.
+/// double precision; the axis is the middle of their box, which unlike a mean does not depend
+/// on the order they are read in; degenerate triangles (deleted faces) draw nothing and bound
+/// nothing. Triangles without indices (Triangle_buffers::with_indices) take their corners from `m`,
+/// the mesh they were built or last updated for. O(triangles), on two threads for large buffers.
 /// \throws std::invalid_argument for triangles without indices and no mesh.
 std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const Mesh* m = nullptr);
+
+/// triangle_clusters() of the triangles of mesh `m`'s faces: face slot f is triangle
+/// triangle_of_face[f] (UINT32_MAX: no triangle) of `triangle_count`, its corners those the
+/// face names, at `positions` (indexed by vertex slot). Reads the faces in slot order, in which
+/// the mesh keeps a face's quad-edges together, rather than the triangles' order. Gives what
+/// triangle_clusters() gives for such triangles, bit for bit. O(face slots), on two threads.
+std::vector<Triangle_cluster>
+triangle_clusters_by_face(const Mesh& m, std::span<const glm::vec3> positions,
+                          std::span<const std::uint32_t> triangle_of_face,
+                          std::size_t triangle_count);
 
 /// Brings `clusters` up to `b` after the listed triangles (any order, repeats allowed) were
 /// rewritten and triangles appended: recomputes the clusters that hold them, and those past

@@ -284,7 +284,8 @@ bool indices_from_mesh(const Buffers& b) {
 } // namespace
 
 void Gl_renderer::send_smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
-                                      std::size_t last, Upload_stats& stats) {
+                                      std::size_t last, Upload_stats& stats,
+                                      const Triangle_index* index) {
     const std::size_t bytes = 3 * (last - first) * sizeof(std::uint32_t);
     stats.bytes += bytes;
     if (bytes == 0) return;
@@ -295,9 +296,14 @@ void Gl_renderer::send_smooth_indices(const Mesh& m, const Triangle_buffers& b, 
         if (void* mapped =
                 glMapBufferRange(GL_ELEMENT_ARRAY_BUFFER, offset, static_cast<GLsizeiptr>(bytes),
                                  GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_RANGE_BIT)) {
-            smooth_indices(
-                m, b, first,
-                std::span<std::uint32_t>(static_cast<std::uint32_t*>(mapped), 3 * (last - first)));
+            const std::span<std::uint32_t> to(static_cast<std::uint32_t*>(mapped),
+                                              3 * (last - first));
+            // The whole, through the index, reads the mesh in order (see
+            // smooth_indices_by_face).
+            if (index && first == 0 && last == b.face_of.size())
+                smooth_indices_by_face(m, b, *index, to);
+            else
+                smooth_indices(m, b, first, to);
             if (glUnmapBuffer(GL_ELEMENT_ARRAY_BUFFER) == GL_TRUE) return;
         }
     }
@@ -333,7 +339,7 @@ void Gl_renderer::patch_smooth_indices(const Mesh& m, const Triangle_buffers& b,
 
 template <class Buffers>
 void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
-                              Upload_stats& stats, const Mesh* mesh) {
+                              Upload_stats& stats, const Mesh* mesh, const Triangle_index* index) {
     part.present = scene_part.geometry != nullptr;
     if (!part.present) return;
     const Buffers& b = *scene_part.geometry;
@@ -403,7 +409,7 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                     upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
                                      nullptr, 0, part.index_capacity, sizeof(std::uint32_t), stats);
                     if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
-                        send_smooth_indices(*mesh, b, 0, b.face_of.size(), stats);
+                        send_smooth_indices(*mesh, b, 0, b.face_of.size(), stats, index);
                 } else if (indexed) {
                     upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
                                      b.indices.data(), b.indices.size(), part.index_capacity,
@@ -509,7 +515,7 @@ Upload_stats Gl_renderer::upload(const Scene& scene) {
     const auto start = std::chrono::steady_clock::now();
     Upload_stats stats;
     take_spare_triangles(scene.triangles);
-    upload_part(parts_[triangles], scene.triangles, stats, scene.mesh);
+    upload_part(parts_[triangles], scene.triangles, stats, scene.mesh, scene.triangle_index);
     upload_part(parts_[voronoi], scene.voronoi, stats);
     upload_part(parts_[primal], scene.primal_edges, stats);
     upload_part(parts_[dual], scene.dual_edges, stats);

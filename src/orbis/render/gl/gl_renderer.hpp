@@ -154,9 +154,11 @@ private:
     void patch_corner_normals(unsigned buffer, const std::vector<glm::vec3>& normals,
                               const std::vector<std::uint32_t>& corners, Upload_stats& stats);
     // Writes the indices of triangles [first, last) of smooth triangles `b` without indices,
-    // read from their mesh `m`, into the bound element buffer (mapped when large).
+    // read from their mesh `m`, into the bound element buffer (mapped when large); all of them
+    // face by face when `index` (b's) is given and the range is the whole.
     void send_smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
-                             std::size_t last, Upload_stats& stats);
+                             std::size_t last, Upload_stats& stats,
+                             const Triangle_index* index = nullptr);
     // patch() for those indices: the `listed` triangles, ascending.
     void patch_smooth_indices(const Mesh& m, const Triangle_buffers& b,
                               const std::vector<std::uint32_t>& listed, Upload_stats& stats);
@@ -164,10 +166,11 @@ private:
     // Puts prepare_triangles()'s buffers in place of the triangles' when `scene_part` is a whole
     // upload they fit; else gives them back.
     void take_spare_triangles(const Scene_part<Triangle_buffers>& scene_part);
-    // `mesh`: the scene's (Scene::mesh), for triangles without indices.
+    // `mesh`, `index`: the scene's (Scene::mesh, Scene::triangle_index), for triangles without
+    // indices.
     template <class Buffers>
     void upload_part(Part& part, const Scene_part<Buffers>& scene_part, Upload_stats& stats,
-                     const Mesh* mesh = nullptr);
+                     const Mesh* mesh = nullptr, const Triangle_index* index = nullptr);
     // Draws with the part's colours, or `colour` when it has none or own_colours is false.
     // Triangles only: draws the runs [first, last) of triangles in `runs` when given.
     void draw_part(const Part& part, unsigned mode, float scale, const glm::vec4& colour, bool lit,

@@ -17,6 +17,11 @@ namespace orbis::render::detail {
 template <class F>
 void in_parallel(std::size_t n, F&& f) {
     constexpr std::size_t min_part = 1u << 16;
+    if (n < min_part) {
+        // Small passes (an edit's) ask nothing: hardware_concurrency() reads a file each call.
+        f(std::size_t{0}, n);
+        return;
+    }
     const std::size_t threads = std::clamp<std::size_t>(
         std::min<std::size_t>(std::thread::hardware_concurrency(), 8), 1, n / min_part + 1);
     if (threads == 1) {

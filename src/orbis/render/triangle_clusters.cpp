@@ -107,12 +107,21 @@ Triangle_cluster bound(const Triangle_buffers& b, const Mesh* m, std::size_t fir
     };
     std::vector<Seen> seen;
     seen.reserve(last - first);
+    // Without indices, the corners of all the run's triangles first, into one small array:
+    // each is a chain of dependent loads from the mesh, and a loop that does only those keeps
+    // many chains in flight at once (an edit's bounds cost half as much).
+    std::vector<std::array<std::uint32_t, 3>> corners;
+    if (!b.with_indices) {
+        corners.resize(last - first);
+        smooth_indices(*m, b, first,
+                       std::span<std::uint32_t>(corners.data()->data(), 3 * corners.size()));
+    }
     Extent extent;
     for (std::size_t t = first; t < last; ++t) {
         if (!b.with_indices && !b.face_of[t].valid()) continue; // collapsed: draws nothing
         const std::array<std::uint32_t, 3> corner =
             b.with_indices ? std::array{b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)}
-                           : triangle_corners(*m, b, t);
+                           : corners[t - first];
         Seen x;
         if (!triangle_geometry(b.positions, corner, x.corner, x.normal)) continue;
         extent.add(x.corner, x.normal);

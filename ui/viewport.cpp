@@ -200,6 +200,10 @@ bool Viewport::has_picture(const World& world) const {
 void Viewport::set_prefetch(std::vector<World> states) {
     prefetch_ = std::move(states);
     if (!prefetch_.empty()) idle_->start();
+    if (picker_after_frame_) {
+        picker_after_frame_ = false;
+        QTimer::singleShot(0, this, &Viewport::request_picker);
+    }
 }
 
 void Viewport::prefetch_next() {
@@ -469,7 +473,15 @@ void Viewport::scene_built() {
     }
     update();
     Q_EMIT scene_ready();
-    if (result->error.empty() && result->picker_later) request_picker();
+    if (result->error.empty() && result->picker_later) {
+        // After the frame this scene brings, so that drawing it and building the picker do not
+        // hold their memory at once (at 9M vertices, the software renderer's bins and the
+        // picker's cells) nor share the cores. A hidden view draws no frame: at once.
+        if (isVisible() && renderer_.initialized())
+            picker_after_frame_ = true;
+        else
+            request_picker();
+    }
     if (build_again_) request_scene();
 }
 

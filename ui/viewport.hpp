@@ -244,6 +244,7 @@ private:
     // The picker built after a large world's scene: the versions of shown_ it is for.
     QFutureWatcher<std::shared_ptr<Built_picker>>* picker_watcher_ = nullptr;
     bool picker_building_ = false;
+    bool picker_after_frame_ = false; // request_picker() once the next frame is drawn
     std::uint64_t picker_job_mesh_version_ = 0;
     std::uint64_t picker_job_position_version_ = 0;
     std::uint32_t picker_after_from_ = 2'000'000;

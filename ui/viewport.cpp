@@ -200,10 +200,6 @@ bool Viewport::has_picture(const World& world) const {
 void Viewport::set_prefetch(std::vector<World> states) {
     prefetch_ = std::move(states);
     if (!prefetch_.empty()) idle_->start();
-    if (picker_after_frame_) {
-        picker_after_frame_ = false;
-        QTimer::singleShot(0, this, &Viewport::request_picker);
-    }
 }
 
 void Viewport::prefetch_next() {
@@ -302,6 +298,7 @@ void Viewport::set_world(const World& world, const World_delta& delta) {
 void Viewport::clear_world(const QString& message) {
     world_.reset();
     picture_.reset();
+    picker_after_frame_ = false;
     picker_serves_world_ = false;
     message_ = message;
     hover_.reset();
@@ -341,6 +338,7 @@ void Viewport::finish_scene() {
         // finished() is delivered through the event loop; deliver it now.
         scene_built();
     }
+    request_pending_picker();
     while (picker_building_) {
         picker_watcher_->waitForFinished();
         picker_built();
@@ -477,10 +475,13 @@ void Viewport::scene_built() {
         // After the frame this scene brings, so that drawing it and building the picker do not
         // hold their memory at once (at 9M vertices, the software renderer's bins and the
         // picker's cells) nor share the cores. A hidden view draws no frame: at once.
-        if (isVisible() && renderer_.initialized())
+        if (isVisible() && renderer_.initialized()) {
             picker_after_frame_ = true;
-        else
+            // A window that is shown but never repaints (minimised) gets it all the same.
+            QTimer::singleShot(picker_frame_wait_ms, this, &Viewport::request_pending_picker);
+        } else {
             request_picker();
+        }
     }
     if (build_again_) request_scene();
 }
@@ -587,6 +588,14 @@ void Viewport::paintGL() {
         draw_legend(painter);
     if (shown_ && gl_error_.isEmpty() && !overlay_key_.empty()) draw_overlay_key(painter);
     if (!prefetch_.empty()) idle_->start();
+    // Queued: the frame is composed and swapped first.
+    if (picker_after_frame_) QTimer::singleShot(0, this, &Viewport::request_pending_picker);
+}
+
+void Viewport::request_pending_picker() {
+    if (!picker_after_frame_) return;
+    picker_after_frame_ = false;
+    request_picker();
 }
 
 void Viewport::draw_overlay_key(QPainter& painter) {

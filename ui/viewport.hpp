@@ -122,8 +122,9 @@ public:
     /// picture of a new world does not wait for it (0.3 s at 9M vertices), and hovering finds
     /// nothing until it is ready. 2M by default; for tests.
     void set_picker_after_from(std::uint32_t vertices) { picker_after_from_ = vertices; }
-    /// True while a picker is built after its scene (see set_picker_after_from).
-    bool picker_pending() const { return picker_building_; }
+    /// True while a picker is built after its scene, or waits for its first frame (see
+    /// set_picker_after_from).
+    bool picker_pending() const { return picker_building_ || picker_after_frame_; }
     /// True when picks can be made (a picker for the shown world or one it can serve).
     bool can_pick() const { return picker_ != nullptr; }
     /// What the last upload sent to the GPU.
@@ -194,6 +195,8 @@ private:
     struct Built_picker;
     // Builds the picker of shown_ on a worker (one at a time).
     void request_picker();
+    // request_picker() when one waits for the frame after its scene (picker_after_frame_).
+    void request_pending_picker();
     void picker_built();
     void update_hover(QPoint at, Qt::KeyboardModifiers modifiers);
     void draw_legend(QPainter& painter);
@@ -245,6 +248,7 @@ private:
     QFutureWatcher<std::shared_ptr<Built_picker>>* picker_watcher_ = nullptr;
     bool picker_building_ = false;
     bool picker_after_frame_ = false; // request_picker() once the next frame is drawn
+    static constexpr int picker_frame_wait_ms = 2000; // or after this long without a frame
     std::uint64_t picker_job_mesh_version_ = 0;
     std::uint64_t picker_job_position_version_ = 0;
     std::uint32_t picker_after_from_ = 2'000'000;

@@ -262,7 +262,7 @@ TEST(IncrementalUpdates, PartsSharingTheSurfaceFollowEditsAndUndos) {
     World w = sphere();
     Buffer_cache cache;
     (void)cache.primal_edges(w);               // built before the smooth triangles take the surface
-    (void)cache.triangles(w, Shading::smooth); // with normals, as drawn(w.mesh(), ) reads them
+    (void)cache.triangles(w, Shading::smooth); // with normals, as drawn() reads them
     (void)cache.triangle_colours(w, Shading::smooth, "height");
     (void)cache.triangles(w, Shading::flat);
     std::mt19937_64 rng(29);

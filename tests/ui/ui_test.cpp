@@ -277,6 +277,29 @@ TEST_F(Window_test, ALargeWorldsPickerComesAfterItsPicture) {
     EXPECT_EQ((*window_->world()->layer(gen::elevation_layer))[v], 1234.5f);
 }
 
+// Left alone, a large world gets its picker once its first frame is drawn: no edit, no wait
+// for the scene asked of the viewport.
+TEST_F(Window_test, ALargeWorldLeftAloneGetsItsPickerAfterItsFirstFrame) {
+    viewport()->set_picker_after_from(1); // as if the world were large
+    const World world = small_world();
+    const Vertex v = front_vertex(world);
+    std::optional<bool> could_pick_at_picture;
+    QObject::connect(viewport(), &Viewport::scene_ready, viewport(), [&] {
+        if (!could_pick_at_picture) could_pick_at_picture = viewport()->can_pick();
+    });
+    window_->set_document(world, QString(), false);
+    ASSERT_TRUE(QTest::qWaitFor(
+        [&] { return viewport()->can_pick() && !viewport()->picker_pending(); }, 120'000));
+    ASSERT_TRUE(could_pick_at_picture.has_value());
+    EXPECT_FALSE(*could_pick_at_picture) << "the picture did not wait for the picker";
+    settle();
+    const glm::dvec3 at =
+        viewport()->camera().project(glm::dvec3((*world.layer(position_layer))[v]));
+    const auto hover = viewport()->hover_at(QPoint(int(at.x), int(at.y)));
+    ASSERT_TRUE(hover);
+    EXPECT_EQ(hover->vertex, v);
+}
+
 TEST_F(Window_test, EditsPatchTheGpuBuffersAndDrawLikeAFreshBuild) {
     World world = small_world(20000);
     // Rivers are rebuilt whole after a mesh edit (they follow discharge, which the edit makes

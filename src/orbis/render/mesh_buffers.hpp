@@ -56,7 +56,8 @@ enum class Shading {
 /// (at ten million vertices, two arrays of 40 MB); flat ones say their vertex in vertex_of.
 ///
 /// Flat triangles keep one normal per triangle rather than per corner, a third of the memory
-/// (at ten million vertices, half a gigabyte); corner() and normal_of() read either layout.
+/// (at ten million vertices, half a gigabyte); normal_of() reads either layout, and
+/// triangle_corners() the corners of either, with or without indices.
 struct Triangle_buffers {
     /// The layout these arrays were built with.
     Shading shading = Shading::flat;
@@ -165,13 +166,13 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true,
 /// indices writes them: the corners of each triangle's face in `m`, and 0, 0, 0 (a point,
 /// which draws nothing) for a triangle whose face is gone. Preconditions: `b` is smooth, `m`
 /// is the mesh it was built or last updated for, and the range lies within its triangles.
-/// O(out.size()), on two threads when large.
+/// O(out.size()), on up to eight threads when large.
 void smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
                     std::span<std::uint32_t> out);
 /// smooth_indices() of every triangle of `b` (out.size() == 3 · b.face_of.size()), reading the
 /// mesh face by face in slot order through `index`, b's index, rather than in the triangles'
 /// order: the mesh keeps a face's quad-edges together, so this reads it in order.
-/// O(face slots + triangles), on two threads.
+/// O(face slots + triangles), on up to eight threads.
 void smooth_indices_by_face(const Mesh& m, const Triangle_buffers& b, const Triangle_index& index,
                             std::span<std::uint32_t> out);
 /// The output vertices of the three corners of triangle `t` of `b`, whether or not `b` holds

@@ -70,7 +70,8 @@ struct Point_buffers {
 /// Everything the viewport draws for one World and View_options. The pointers stay valid until
 /// the next Scene_builder::build (the mesh's: while the World built from lives too).
 struct Scene {
-    /// The mesh of the World built from, valid while that World lives: shared-vertex triangles
+    /// The mesh of the World built from, valid while that World lives unchanged (an edit in
+    /// place would leave the triangles naming faces it no longer has): shared-vertex triangles
     /// keep no indices (Triangle_buffers::with_indices), and an upload reads them from it.
     const Mesh* mesh = nullptr;
     /// Where each face of `mesh` is in the triangles, when known: an upload of triangles

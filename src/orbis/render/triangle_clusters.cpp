@@ -110,18 +110,18 @@ Triangle_cluster bound(const Triangle_buffers& b, const Mesh* m, std::size_t fir
     // Without indices, the corners of all the run's triangles first, into one small array:
     // each is a chain of dependent loads from the mesh, and a loop that does only those keeps
     // many chains in flight at once (an edit's bounds cost half as much).
-    std::vector<std::array<std::uint32_t, 3>> corners;
+    std::vector<std::uint32_t> corners;
     if (!b.with_indices) {
-        corners.resize(last - first);
-        smooth_indices(*m, b, first,
-                       std::span<std::uint32_t>(corners.data()->data(), 3 * corners.size()));
+        corners.resize(3 * (last - first));
+        smooth_indices(*m, b, first, corners);
     }
     Extent extent;
     for (std::size_t t = first; t < last; ++t) {
         if (!b.with_indices && !b.face_of[t].valid()) continue; // collapsed: draws nothing
         const std::array<std::uint32_t, 3> corner =
             b.with_indices ? std::array{b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)}
-                           : corners[t - first];
+                           : std::array{corners[3 * (t - first)], corners[3 * (t - first) + 1],
+                                        corners[3 * (t - first) + 2]};
         Seen x;
         if (!triangle_geometry(b.positions, corner, x.corner, x.normal)) continue;
         extent.add(x.corner, x.normal);

@@ -50,7 +50,8 @@ std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const
 /// triangle_of_face[f] (UINT32_MAX: no triangle) of `triangle_count`, its corners those the
 /// face names, at `positions` (indexed by vertex slot). Reads the faces in slot order, in which
 /// the mesh keeps a face's quad-edges together, rather than the triangles' order. Gives what
-/// triangle_clusters() gives for such triangles, bit for bit. O(face slots), on two threads.
+/// triangle_clusters() gives for such triangles (equal, bit for bit but for the sign of a
+/// zero). O(face slots + threads × clusters), on up to eight threads.
 std::vector<Triangle_cluster>
 triangle_clusters_by_face(const Mesh& m, std::span<const glm::vec3> positions,
                           std::span<const std::uint32_t> triangle_of_face,

@@ -349,8 +349,9 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
     };
     const bool indexed = draws_indexed(b);
     const bool from_mesh = indices_from_mesh(b);
-    // A scene without its mesh cannot say what such triangles draw: none rather than garbage.
-    if (from_mesh && !mesh) {
+    // A scene without its mesh cannot say what such triangles draw: none rather than garbage
+    // (what the GPU holds already is drawn on).
+    if (from_mesh && !mesh && part.geometry_stamp != scene_part.geometry_stamp) {
         part.present = false;
         return;
     }

@@ -48,7 +48,9 @@ public:
     /// Deletes every GL object (the context must be current).
     void release();
 
-    /// Makes the GPU buffers match `scene`; parts the scene leaves out are not drawn.
+    /// Makes the GPU buffers match `scene`; parts the scene leaves out are not drawn, nor are
+    /// triangles without indices that need uploading when the scene has no mesh. Precondition:
+    /// scene.mesh is unchanged since the build (see Scene::mesh).
     Upload_stats upload(const Scene& scene);
     /// Gives a whole build's triangles, drawn from `vertices` shared vertices (coloured when
     /// `colours`, with normals when `normals`) and `indices` indices, their GPU storage before

@@ -312,6 +312,9 @@ void Viewport::set_options(const render::View_options& options) {
 }
 
 void Viewport::set_legend(const Legend& legend) {
+    // The statistics' timer sets it again after every pause in editing; an unchanged legend
+    // must not cost a frame, which is a second of the GUI thread at 10M in software.
+    if (legend == legend_) return;
     legend_ = legend;
     update();
 }

@@ -36,6 +36,8 @@ struct Legend {
     double max = 1.0;                               ///< value at the top of the bar
     double sea_level = 0.0;                         ///< for the terrain map
     std::vector<Layer_category> categories;         ///< named values: listed instead of the bar
+    /// Same fields: a legend set again unchanged draws nothing new.
+    friend bool operator==(const Legend&, const Legend&) = default;
 };
 
 /// One line of the key to the tectonic overlays, drawn in the bottom left corner.
@@ -81,7 +83,7 @@ public:
     const render::View_options& options() const { return options_; }
     /// Sets display modes and layer colours; rebuilds only what they change.
     void set_options(const render::View_options& options);
-    /// Sets the legend drawn in the bottom right corner.
+    /// Sets the legend drawn in the bottom right corner; redraws only when it changed.
     void set_legend(const Legend& legend);
     /// The legend drawn.
     const Legend& legend() const { return legend_; }

@@ -223,6 +223,34 @@ TEST_F(Window_test, LegendShowsTheRangeOfTheShownLayer) {
     EXPECT_GT(changed_pixels(image, grab("legend_off")), 500);
 }
 
+// The statistics' timer sets the legend again after every pause in editing. At 10M a frame is a
+// second of the GUI thread in software; a save's progress ticks stalled behind one.
+TEST_F(Window_test, ALegendSetAgainUnchangedDrawsNoFrame) {
+    show(small_world());
+    window_->layers_dock()->set_shown_layer("elevation");
+    settle();
+    // Whatever the set-up left to draw is drawn now.
+    viewport()->repaint();
+    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
+    int frames = 0;
+    QObject::connect(viewport(), &QOpenGLWidget::frameSwapped, [&] { ++frames; });
+    const Legend same = viewport()->legend();
+    ASSERT_TRUE(same.visible);
+    viewport()->set_legend(same);
+    // An update() is a posted request: delivering the posted events draws it, if there is one.
+    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
+    EXPECT_EQ(frames, 0);
+
+    Legend other = same;
+    other.max += 1.0;
+    viewport()->set_legend(other);
+    QCoreApplication::sendPostedEvents();
+    QApplication::processEvents();
+    EXPECT_GT(frames, 0) << "a changed legend is drawn";
+}
+
 TEST_F(Window_test, HoverShowsTheVertexUnderTheCursor) {
     const World world = small_world();
     show(world);

@@ -860,6 +860,8 @@ void Viewport::set_preview(const render::Edit_preview* preview) {
 
 void Viewport::set_selection(const std::vector<glm::vec3>& segments,
                              const std::vector<glm::vec3>& points) {
+    // Every edit sets the outline again; an unchanged one must not cost a frame.
+    if (segments == selection_segments_ && points == selection_points_) return;
     selection_segments_ = segments;
     selection_points_ = points;
     if (!renderer_.initialized()) return;

@@ -223,32 +223,39 @@ TEST_F(Window_test, LegendShowsTheRangeOfTheShownLayer) {
     EXPECT_GT(changed_pixels(image, grab("legend_off")), 500);
 }
 
-// The statistics' timer sets the legend again after every pause in editing. At 10M a frame is a
-// second of the GUI thread in software; a save's progress ticks stalled behind one.
-TEST_F(Window_test, ALegendSetAgainUnchangedDrawsNoFrame) {
+// The statistics' timer sets the legend again after every pause in editing, and every edit sets
+// the selection's outline again. At 10M a frame is a second of the GUI thread in software; a
+// save's progress ticks stalled behind one.
+TEST_F(Window_test, ALegendOrSelectionSetAgainUnchangedDrawsNoFrame) {
     show(small_world());
     window_->layers_dock()->set_shown_layer("elevation");
     settle();
     // Whatever the set-up left to draw is drawn now.
     viewport()->repaint();
-    QCoreApplication::sendPostedEvents();
-    QApplication::processEvents();
     int frames = 0;
     QObject::connect(viewport(), &QOpenGLWidget::frameSwapped, [&] { ++frames; });
+    // An update() is a posted request: delivering the posted events draws it, if there is one.
+    const auto frames_after = [&](auto&& change) {
+        QCoreApplication::sendPostedEvents();
+        QApplication::processEvents();
+        frames = 0;
+        change();
+        QCoreApplication::sendPostedEvents();
+        QApplication::processEvents();
+        return frames;
+    };
     const Legend same = viewport()->legend();
     ASSERT_TRUE(same.visible);
-    viewport()->set_legend(same);
-    // An update() is a posted request: delivering the posted events draws it, if there is one.
-    QCoreApplication::sendPostedEvents();
-    QApplication::processEvents();
-    EXPECT_EQ(frames, 0);
-
+    EXPECT_EQ(frames_after([&] { viewport()->set_legend(same); }), 0);
     Legend other = same;
     other.max += 1.0;
-    viewport()->set_legend(other);
-    QCoreApplication::sendPostedEvents();
-    QApplication::processEvents();
-    EXPECT_GT(frames, 0) << "a changed legend is drawn";
+    EXPECT_GT(frames_after([&] { viewport()->set_legend(other); }), 0) << "a changed legend";
+
+    const std::vector<glm::vec3> segments{{0, 0, 1}, {0, 1, 0}};
+    EXPECT_GT(frames_after([&] { viewport()->set_selection(segments, {}); }), 0);
+    EXPECT_EQ(frames_after([&] { viewport()->set_selection(segments, {}); }), 0);
+    EXPECT_GT(frames_after([&] { viewport()->set_selection({}, {}); }), 0) << "cleared";
+    EXPECT_EQ(frames_after([&] { viewport()->set_selection({}, {}); }), 0);
 }
 
 TEST_F(Window_test, HoverShowsTheVertexUnderTheCursor) {

@@ -34,4 +34,8 @@ std::string Layer_base::describe() const {
            std::string(layer_type_name(type_)) + ")";
 }
 
+#define ORBIS_LAYER(T, Type) template class Layer<T, Type>;
+ORBIS_FOR_EACH_LAYER(ORBIS_LAYER)
+#undef ORBIS_LAYER
+
 } // namespace orbis

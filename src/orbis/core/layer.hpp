@@ -529,26 +529,26 @@ private:
 };
 
 /// Calls `X(T, Type)` for every value type and element kind a layer can have (12 by 6).
-#define ORBIS_FOR_EACH_LAYER_KIND(X, T)                                                          \
-    X(T, Layer_type::vertex)                                                                     \
-    X(T, Layer_type::face)                                                                       \
-    X(T, Layer_type::edge_primal)                                                                \
-    X(T, Layer_type::edge_primal_directed)                                                       \
-    X(T, Layer_type::edge_dual)                                                                  \
+#define ORBIS_FOR_EACH_LAYER_KIND(X, T)                                                            \
+    X(T, Layer_type::vertex)                                                                       \
+    X(T, Layer_type::face)                                                                         \
+    X(T, Layer_type::edge_primal)                                                                  \
+    X(T, Layer_type::edge_primal_directed)                                                         \
+    X(T, Layer_type::edge_dual)                                                                    \
     X(T, Layer_type::edge_dual_directed)
 /// Calls `X(T, Type)` for every layer class there is; for explicit instantiations.
-#define ORBIS_FOR_EACH_LAYER(X)                                                                  \
-    ORBIS_FOR_EACH_LAYER_KIND(X, bool)                                                           \
-    ORBIS_FOR_EACH_LAYER_KIND(X, std::int32_t)                                                   \
-    ORBIS_FOR_EACH_LAYER_KIND(X, std::uint32_t)                                                  \
-    ORBIS_FOR_EACH_LAYER_KIND(X, std::int64_t)                                                   \
-    ORBIS_FOR_EACH_LAYER_KIND(X, float)                                                          \
-    ORBIS_FOR_EACH_LAYER_KIND(X, double)                                                         \
-    ORBIS_FOR_EACH_LAYER_KIND(X, glm::vec2)                                                      \
-    ORBIS_FOR_EACH_LAYER_KIND(X, glm::vec3)                                                      \
-    ORBIS_FOR_EACH_LAYER_KIND(X, glm::vec4)                                                      \
-    ORBIS_FOR_EACH_LAYER_KIND(X, glm::dvec2)                                                     \
-    ORBIS_FOR_EACH_LAYER_KIND(X, glm::dvec3)                                                     \
+#define ORBIS_FOR_EACH_LAYER(X)                                                                    \
+    ORBIS_FOR_EACH_LAYER_KIND(X, bool)                                                             \
+    ORBIS_FOR_EACH_LAYER_KIND(X, std::int32_t)                                                     \
+    ORBIS_FOR_EACH_LAYER_KIND(X, std::uint32_t)                                                    \
+    ORBIS_FOR_EACH_LAYER_KIND(X, std::int64_t)                                                     \
+    ORBIS_FOR_EACH_LAYER_KIND(X, float)                                                            \
+    ORBIS_FOR_EACH_LAYER_KIND(X, double)                                                           \
+    ORBIS_FOR_EACH_LAYER_KIND(X, glm::vec2)                                                        \
+    ORBIS_FOR_EACH_LAYER_KIND(X, glm::vec3)                                                        \
+    ORBIS_FOR_EACH_LAYER_KIND(X, glm::vec4)                                                        \
+    ORBIS_FOR_EACH_LAYER_KIND(X, glm::dvec2)                                                       \
+    ORBIS_FOR_EACH_LAYER_KIND(X, glm::dvec3)                                                       \
     ORBIS_FOR_EACH_LAYER_KIND(X, glm::dvec4)
 
 // Every layer class is compiled once, in layer.cpp. Without this, each file that dispatches over

@@ -268,10 +268,10 @@ bool operator==(const World& a, const World& b) {
     return true;
 }
 
-#define ORBIS_LAYER_LOCK(T, Type)                                                                \
-    template class Layer_lock<T, Type>;                                                          \
-    template const Layer<T, Type>* World::layer(const Layer_info<T, Type>&) const;               \
-    template std::tuple<Layer_lock<T, Type>> World::lock_layer(const Layer_info<T, Type>&);      \
+#define ORBIS_LAYER_LOCK(T, Type)                                                                  \
+    template class Layer_lock<T, Type>;                                                            \
+    template const Layer<T, Type>* World::layer(const Layer_info<T, Type>&) const;                 \
+    template std::tuple<Layer_lock<T, Type>> World::lock_layer(const Layer_info<T, Type>&);        \
     template Layer_lock<T, Type> World::lock_new_layer(const Layer_info<T, Type>&);
 ORBIS_FOR_EACH_LAYER(ORBIS_LAYER_LOCK)
 #undef ORBIS_LAYER_LOCK

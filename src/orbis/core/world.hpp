@@ -548,9 +548,9 @@ void Layer_lock<T, Type>::finish(bool may_throw) {
 }
 
 // Each lock class is compiled once, in world.cpp (see layer.hpp's ORBIS_FOR_EACH_LAYER).
-#define ORBIS_EXTERN_LAYER_LOCK(T, Type)                                                         \
-    extern template class Layer_lock<T, Type>;                                                   \
-    extern template const Layer<T, Type>* World::layer(const Layer_info<T, Type>&) const;        \
+#define ORBIS_EXTERN_LAYER_LOCK(T, Type)                                                           \
+    extern template class Layer_lock<T, Type>;                                                     \
+    extern template const Layer<T, Type>* World::layer(const Layer_info<T, Type>&) const;          \
     extern template std::tuple<Layer_lock<T, Type>> World::lock_layer(const Layer_info<T, Type>&); \
     extern template Layer_lock<T, Type> World::lock_new_layer(const Layer_info<T, Type>&);
 ORBIS_FOR_EACH_LAYER(ORBIS_EXTERN_LAYER_LOCK)

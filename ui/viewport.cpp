@@ -548,7 +548,7 @@ void Viewport::initializeGL() {
         surface_->setFormat(context()->format());
         surface_->create();
     }
-    if (renderer_.initialized() && !selection_segments_.empty())
+    if (renderer_.initialized() && (!selection_segments_.empty() || !selection_points_.empty()))
         renderer_.set_overlay(render::gl::Gl_renderer::Overlay::selection, selection_segments_,
                               selection_points_, {0.3f, 0.95f, 1.0f, 1.0f});
     // Buffers built before the context existed were never uploaded: build (nothing new) and

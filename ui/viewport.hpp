@@ -149,7 +149,8 @@ public:
     /// Shows a tool's verdict: its ghost in green or its cause in red; nullptr clears it.
     void set_preview(const render::Edit_preview* preview);
     /// Draws a selection: `segments` (its outline, pairs of ends) and `points` (a tint on its
-    /// elements), hidden behind the planet like the surface; empty clears it.
+    /// elements), hidden behind the planet like the surface; empty clears it. Redraws only when
+    /// it changed.
     void set_selection(const std::vector<glm::vec3>& segments,
                        const std::vector<glm::vec3>& points);
     /// The selection's outline as last set (pairs of ends).
@@ -263,7 +264,9 @@ private:
     bool drags_ = false;
     bool vertex_drag_ = false;
     std::optional<Hover> hover_;
-    std::vector<glm::vec3> selection_segments_; // kept to set again on a new GL context
+    // What the renderer's selection overlay holds: set again on a new GL context, and compared
+    // with each set_selection so that an unchanged one costs no frame.
+    std::vector<glm::vec3> selection_segments_;
     std::vector<glm::vec3> selection_points_;
 
     render::Picture_cache pictures_;

@@ -70,15 +70,15 @@ Main_window::Main_window(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, timeline_);
     timeline_->hide(); // until View > Timeline (restore_settings may show it again)
     // Statistics over a million elements take tens of milliseconds: recompute them once the
-    // edits pause, not per edit.
+    // edits pause, not per edit, and on a worker (a quarter of a second at ten million), so
+    // that a stroke or a save meanwhile is not held up.
     stats_timer_ = new QTimer(this);
     stats_timer_->setSingleShot(true);
     stats_timer_->setInterval(400);
     connect(stats_timer_, &QTimer::timeout, this, [this] {
-        if (!world()) return;
-        layers_->set_world(*world());
-        update_legend();
+        if (world()) layers_->refresh_in_background(*world());
     });
+    connect(layers_, &Layers_dock::stats_refreshed, this, &Main_window::update_legend);
     hover_label_ = new QLabel(this);
     hover_label_->setObjectName("hover_readout");
     hover_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -341,7 +341,8 @@ void Main_window::connect_viewport() {
     connect(viewport_, &Viewport::scene_ready, this, [this] {
         // Not for a build of a state left behind (another is queued): its scene is not the
         // document's picture.
-        if (layers_->stats_pending() && !viewport_->scene_pending() && !stats_timer_->isActive())
+        if (layers_->stats_pending() && !viewport_->scene_pending() && !stats_timer_->isActive() &&
+            !layers_->refreshing())
             stats_timer_->start();
     });
     connect(viewport_, &Viewport::hovered, this,

@@ -38,6 +38,7 @@
 #include <array>
 #include <cstdlib>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <set>
 
@@ -523,6 +524,61 @@ TEST_F(Window_test, ALargeDocumentsOtherLayerFiguresComeAfterItsPicture) {
 
 // A large file is drawn coarsely first, from a sample of its own vertices, while it loads;
 // the document changes only when the world has loaded and been checked.
+// The figures after edits are computed on a worker from a snapshot (a quarter of a second of the
+// GUI thread at ten million vertices otherwise): the call returns before they are, only the
+// newest world asked for is listed, and a set_world meanwhile wins over every earlier request.
+TEST(Layers_dock_test, BackgroundRefreshesListOnlyTheNewestWorld) {
+    const World a = small_world(2000);
+    auto raised = [&](float by) {
+        World w = a;
+        auto [elevation] = w.lock_layer(gen::elevation_layer);
+        for (const Vertex v : w.mesh().vertices())
+            elevation[v] += by;
+        return w;
+    };
+    const World b = raised(1000.f), c = raised(2000.f), d = raised(3000.f);
+    Layers_dock dock;
+    const auto elevation_max = [&] {
+        for (const render::Layer_stats& s : dock.stats())
+            if (s.name == "elevation") return s.max;
+        return std::numeric_limits<double>::quiet_NaN();
+    };
+    int refreshed = 0;
+    QObject::connect(&dock, &Layers_dock::stats_refreshed, [&] { ++refreshed; });
+    dock.set_world(a);
+    const double max_a = elevation_max();
+    EXPECT_FALSE(dock.refreshing());
+
+    dock.refresh_in_background(b);
+    dock.refresh_in_background(c); // waits for b's figures, which are then not listed
+    EXPECT_TRUE(dock.refreshing());
+    EXPECT_EQ(elevation_max(), max_a) << "nothing is listed before the event loop runs";
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dock.refreshing(); }, 120'000));
+    EXPECT_EQ(refreshed, 1);
+    const std::vector<render::Layer_stats> expected = render::all_layer_stats(c);
+    ASSERT_EQ(dock.stats().size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        SCOPED_TRACE(expected[i].name);
+        const render::Layer_stats& now = dock.stats()[i];
+        EXPECT_FALSE(now.pending);
+        EXPECT_EQ(now.name, expected[i].name);
+        EXPECT_EQ(now.count, expected[i].count);
+        EXPECT_EQ(now.finite, expected[i].finite);
+        if (expected[i].finite > 0) {
+            EXPECT_EQ(now.min, expected[i].min);
+            EXPECT_EQ(now.max, expected[i].max);
+            EXPECT_EQ(now.histogram, expected[i].histogram);
+        }
+    }
+    EXPECT_GT(elevation_max(), max_a + 1999.0);
+
+    dock.refresh_in_background(d);
+    dock.set_world(b);
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dock.refreshing(); }, 120'000));
+    EXPECT_EQ(refreshed, 1) << "d's figures came after set_world(b) and were dropped";
+    EXPECT_EQ(elevation_max(), render::layer_stats(b, "elevation").max);
+}
+
 TEST_F(Window_test, ALargeFileIsPreviewedWhileItLoads) {
     QTemporaryDir dir;
     const World before = small_world(500);

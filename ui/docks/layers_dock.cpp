@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -19,6 +20,7 @@
 #include <QStyle>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -149,27 +151,91 @@ Layers_dock::Layers_dock(QWidget* parent)
     connect(min_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, changed);
     connect(max_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, changed);
     histogram_->clear(tr("Choose a layer to colour the view"));
+    refresh_watcher_ = new QFutureWatcher<std::shared_ptr<Listing>>(this);
+    connect(refresh_watcher_, &QFutureWatcherBase::finished, this, &Layers_dock::refresh_done);
 }
 
+Layers_dock::~Layers_dock() { refresh_watcher_->waitForFinished(); }
+
 void Layers_dock::set_world(const World& world, bool view_layers_first) {
+    ++refresh_serial_; // a background refresh running now lists an older world
+    queued_world_.reset();
     std::size_t values = 0;
     if (view_layers_first)
         for (const std::string& name : world.layer_names())
             if (const Layer_base* base = world.find_layer(name)) values += base->size();
     // Only changed layers are read again.
+    std::vector<render::Layer_stats> stats;
     if (values >= figures_first_from_) {
         const std::string shown = shown_;
-        stats_ = render::all_layer_stats(world, 32, stats_, [&](std::string_view name) {
+        stats = render::all_layer_stats(world, 32, stats_, [&](std::string_view name) {
             return name == shown || name == "elevation";
         });
     } else {
-        stats_ = render::all_layer_stats(world, 32, stats_);
+        stats = render::all_layer_stats(world, 32, stats_);
     }
+    list(world, std::move(stats), world.all_hints(), stale_layers(world), nullptr);
+}
+
+bool Layers_dock::refreshing() const { return refresh_running_ || queued_world_; }
+
+void Layers_dock::refresh_in_background(const World& world) {
+    ++refresh_serial_;
+    auto snapshot = std::make_shared<const World>(world);
+    if (refresh_running_) {
+        queued_world_ = std::move(snapshot);
+        return;
+    }
+    start_refresh(std::move(snapshot), stats_);
+}
+
+void Layers_dock::start_refresh(std::shared_ptr<const World> world,
+                                std::vector<render::Layer_stats> previous) {
+    refresh_running_ = true;
+    refresh_watcher_->setFuture(QtConcurrent::run(
+        [world = std::move(world), previous = std::move(previous), serial = refresh_serial_] {
+            auto done = std::make_shared<Listing>();
+            done->stats = render::all_layer_stats(*world, 32, previous);
+            done->hints = world->all_hints();
+            done->stale = stale_layers(*world);
+            done->serial = serial;
+            done->world = world;
+            return done;
+        }));
+}
+
+void Layers_dock::refresh_done() {
+    if (refresh_watcher_->future().resultCount() == 0) return;
+    std::shared_ptr<Listing> done = refresh_watcher_->future().result();
+    refresh_watcher_->setFuture(QFuture<std::shared_ptr<Listing>>());
+    refresh_running_ = false;
+    if (queued_world_) {
+        // Newer edits came meanwhile: their world is computed instead, reusing these figures
+        // for the layers they left alone.
+        start_refresh(std::move(queued_world_), std::move(done->stats));
+        queued_world_.reset();
+        return;
+    }
+    if (done->serial != refresh_serial_) return; // set_world listed a newer world meanwhile
+    const World& world = *done->world;
+    list(world, std::move(done->stats), std::move(done->hints), std::move(done->stale),
+         std::move(done->world));
+    Q_EMIT stats_refreshed();
+}
+
+// Lists `stats` of `world` (with its hints and stale layers); `snapshot`, when given, is a
+// copy of `world` that pending figures may be computed from later.
+void Layers_dock::list(const World& world, std::vector<render::Layer_stats> stats,
+                       std::map<std::string, Layer_hints, std::less<>> layer_hints,
+                       std::vector<Stale_layer> stale_ones, std::shared_ptr<const World> snapshot) {
+    stats_ = std::move(stats);
     const bool pending = std::any_of(stats_.begin(), stats_.end(),
                                      [](const render::Layer_stats& s) { return s.pending; });
-    pending_world_ = pending ? std::make_shared<const World>(world) : nullptr;
-    hints_ = world.all_hints();
-    stale_ = stale_layers(world);
+    pending_world_ = !pending   ? nullptr
+                     : snapshot ? std::move(snapshot)
+                                : std::make_shared<const World>(world);
+    hints_ = std::move(layer_hints);
+    stale_ = std::move(stale_ones);
     updating_ = true;
     table_->clear();
     auto* none = new QTreeWidgetItem(table_, {tr("(none)")});

@@ -9,6 +9,7 @@
 
 #include <QDockWidget>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -21,6 +22,8 @@ class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QTreeWidget;
+template <class T>
+class QFutureWatcher;
 
 namespace orbis {
 class World;
@@ -39,6 +42,8 @@ class Layers_dock : public QDockWidget {
 public:
     /// An empty dock.
     explicit Layers_dock(QWidget* parent = nullptr);
+    /// Waits for a background refresh still running (it reads a snapshot, not the document).
+    ~Layers_dock() override;
 
     /// Lists the layers of `world` and recomputes their statistics. Keeps the shown layer when
     /// the world still has it, else shows none and emits view_changed. O(elements of every
@@ -47,7 +52,16 @@ public:
     /// layer's and elevation's, for colours, relief and legend); the other rows say "…" until
     /// the next set_world, or until one is shown. A new document's picture then waits for two
     /// layers, not for all of them (half a second at 10M).
+    /// Drops the result of any background refresh asked for before.
     void set_world(const World& world, bool view_layers_first = false);
+    /// set_world(world) with the figures computed on a worker thread from a copy-on-write
+    /// snapshot of `world`: the GUI thread only lists them once they are ready (at ten million
+    /// vertices a full pass takes a quarter of a second), then emits stats_refreshed. Until
+    /// then the rows keep their figures. A call while one runs waits for it, and then only the
+    /// newest world asked for is computed; a set_world meanwhile drops the result.
+    void refresh_in_background(const World& world);
+    /// True from refresh_in_background until its figures are listed or dropped.
+    bool refreshing() const;
     /// True while some layers' figures wait for the next set_world.
     bool stats_pending() const { return pending_world_ != nullptr; }
     /// Values (over all typed layers) from which set_world(world, true) leaves figures for
@@ -74,10 +88,26 @@ public:
 Q_SIGNALS:
     /// The shown layer, its map or its range changed.
     void view_changed();
+    /// A background refresh listed its figures (see refresh_in_background).
+    void stats_refreshed();
     /// The user asked to run step `step` of the world's provenance again.
     void rerun_requested(std::size_t step);
 
 private:
+    // What a refresh lists: the figures of a world, with what the rows say besides.
+    struct Listing {
+        std::shared_ptr<const World> world;
+        std::vector<render::Layer_stats> stats;
+        std::map<std::string, Layer_hints, std::less<>> hints;
+        std::vector<Stale_layer> stale;
+        std::uint64_t serial = 0; // refresh_serial_ when it was asked for
+    };
+    void list(const World& world, std::vector<render::Layer_stats> stats,
+              std::map<std::string, Layer_hints, std::less<>> layer_hints,
+              std::vector<Stale_layer> stale_ones, std::shared_ptr<const World> snapshot);
+    void start_refresh(std::shared_ptr<const World> world,
+                       std::vector<render::Layer_stats> previous);
+    void refresh_done();
     void select_row_of_shown();
     void refresh_controls();
     void refresh_stale();
@@ -100,6 +130,13 @@ private:
     // The world whose pending figures are still to be computed (a copy-on-write snapshot), so
     // that a pending layer shown meanwhile gets its figures at once.
     std::shared_ptr<const World> pending_world_;
+    // The background refresh: its worker, the newest world asked for while it runs, and the
+    // serial of the newest request (set_world counts as one), which a result must carry to be
+    // listed.
+    QFutureWatcher<std::shared_ptr<Listing>>* refresh_watcher_ = nullptr;
+    bool refresh_running_ = false; // from start_refresh until refresh_done takes its result
+    std::shared_ptr<const World> queued_world_;
+    std::uint64_t refresh_serial_ = 0;
 };
 
 } // namespace orbis::ui

@@ -133,12 +133,26 @@ const char* mode_name(int m) {
     return names[m];
 }
 
-/// Frame time of one display mode; counter `ratio` is its time over the bare draw's (the same
-/// buffers and primitives, trivial shader), both measured alternately in the same iterations.
-void frame(benchmark::State& state) {
+// A world of the default pipeline (plates, elevation, refinement) with `n` sphere points. Each
+// size is generated once and kept: the benchmarks below alternate sizes, and 10M takes a minute.
+const World& pipeline_world(std::int64_t n) {
+    static std::map<std::int64_t, World> worlds;
+    auto it = worlds.find(n);
+    if (it == worlds.end()) {
+        gen::Pipeline p = gen::default_pipeline();
+        gen::override_parameter(p, gen::builtin_modules(), "count", Dict_value(n), "sphere");
+        World world;
+        gen::run_pipeline(world, p, gen::builtin_modules());
+        it = worlds.emplace(n, std::move(world)).first;
+    }
+    return it->second;
+}
+
+/// Frame time of display mode `m` of `world`; counter `ratio` is its time over the bare draw's
+/// (the same buffers and primitives, trivial shader), both measured alternately in the same
+/// iterations.
+void draw_frames(benchmark::State& state, const World& world, int m) {
     Gl& g = gl();
-    const World& world = world_of(state.range(0));
-    const int m = int(state.range(1));
     state.SetLabel(mode_name(m));
     render::Scene_builder builder;
     render::gl::Gl_renderer renderer;
@@ -167,11 +181,16 @@ void frame(benchmark::State& state) {
     }
     state.counters["ratio"] = mode_seconds / bare_seconds;
     // The share of the surface's triangles the frames sent (the rest face away or lie outside).
-    if (!scene.triangles.geometry->face_of.empty())
+    if (scene.triangles.geometry->triangle_count() != 0)
         state.counters["drawn"] =
-            double(renderer.drawn_triangles()) / double(scene.triangles.geometry->face_of.size());
+            double(renderer.drawn_triangles()) / double(scene.triangles.geometry->triangle_count());
     state.counters["bare_ms"] = 1e3 * bare_seconds / double(state.iterations());
     renderer.release();
+}
+
+/// Frame time of one display mode on the Fibonacci sphere (see draw_frames).
+void frame(benchmark::State& state) {
+    draw_frames(state, world_of(state.range(0)), int(state.range(1)));
 }
 BENCHMARK(frame)
     ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2, 3, 4, 5, 6, 7}})
@@ -188,6 +207,28 @@ void scene_build(benchmark::State& state) {
     }
 }
 BENCHMARK(scene_build)->Arg(100'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
+
+/// Frames and builds of the default pipeline's world, the kind the editor opens: numbered along
+/// the curve, so that its shared-vertex triangles are drawn in slot order (the Fibonacci
+/// sphere's are laid out along the curve).
+void frame_terrain(benchmark::State& state) {
+    draw_frames(state, pipeline_world(state.range(0)), int(state.range(1)));
+}
+BENCHMARK(frame_terrain)
+    ->ArgsProduct({{1'000'000}, {0, 1, 2}})
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond)
+    ->MinTime(1.0);
+
+/// scene_build on the default pipeline's world (see frame_terrain).
+void scene_build_terrain(benchmark::State& state) {
+    const World& world = pipeline_world(state.range(0));
+    for (auto _ : state) {
+        render::Scene_builder builder;
+        benchmark::DoNotOptimize(builder.build(world, mode(0)));
+    }
+}
+BENCHMARK(scene_build_terrain)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
 /// Uploading the default view's scene to the GPU, every buffer.
 void upload_all(benchmark::State& state) {
@@ -251,21 +292,6 @@ void update_after_flip(benchmark::State& state) {
 BENCHMARK(update_after_flip)
     ->ArgsProduct({{100'000, 1'000'000}, {0, 1, 2}})
     ->Unit(benchmark::kMillisecond);
-
-// A world of the default pipeline (plates, elevation, refinement) with `n` sphere points. Each
-// size is generated once and kept: the benchmarks below alternate sizes, and 10M takes a minute.
-const World& pipeline_world(std::int64_t n) {
-    static std::map<std::int64_t, World> worlds;
-    auto it = worlds.find(n);
-    if (it == worlds.end()) {
-        gen::Pipeline p = gen::default_pipeline();
-        gen::override_parameter(p, gen::builtin_modules(), "count", Dict_value(n), "sphere");
-        World world;
-        gen::run_pipeline(world, p, gen::builtin_modules());
-        it = worlds.emplace(n, std::move(world)).first;
-    }
-    return it->second;
-}
 
 // Edges of `world` near random directions, for edits spread over the planet.
 std::vector<render::Pick> random_picks(const World& world, std::size_t count) {

@@ -4,8 +4,10 @@
 // are the same while fewer triangles are sent. Runs in the GL test executable (see
 // water_gl_test.cpp for its main and the display it needs).
 #include "orbis/core/world.hpp"
+#include "orbis/gen/module.hpp"
 #include "orbis/gen/noise.hpp"
 #include "orbis/gen/sphere.hpp"
+#include "orbis/gen/sphere_module.hpp"
 #include "orbis/render/camera.hpp"
 #include "orbis/render/gl/gl_renderer.hpp"
 #include "orbis/render/scene.hpp"
@@ -17,27 +19,41 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
 
 namespace orbis::render {
 namespace {
 
 constexpr auto bumps = Layer_info<float, Layer_type::vertex>("bumps");
 
-// A planet with rough relief, so that neighbouring triangles face many ways.
-const World& rough_planet() {
-    static const World world = [] {
-        World w = gen::make_sphere_world(
+// A planet with rough relief, so that neighbouring triangles face many ways: a Fibonacci sphere
+// (the view lays its smooth triangles out along the curve) or, `along_curve`, the sphere
+// module's (numbered along the curve, drawn in slot order).
+World make_rough_planet(bool along_curve) {
+    World w;
+    if (along_curve) {
+        Dict params;
+        params.set("count", std::int64_t{150'000});
+        params.set("seed", std::int64_t{3});
+        gen::run_module(w, gen::Sphere_module{}, params);
+    } else {
+        w = gen::make_sphere_world(
             {.count = 150'000, .radius = 6371.f, .perturbation = 0.5f, .seed = 3});
-        const gen::Fractal_noise noise({.seed = 4, .octaves = 6, .frequency = 3.0});
-        auto [b, p] = w.lock_layer(bumps, position_layer);
-        for (const Vertex v : w.mesh().vertices())
-            b[v] = float(noise(glm::dvec3(p[v]) / 6371.0));
-        return w;
-    }();
-    return world;
+    }
+    const gen::Fractal_noise noise({.seed = 4, .octaves = 6, .frequency = 3.0});
+    auto [b, p] = w.lock_layer(bumps, position_layer);
+    for (const Vertex v : w.mesh().vertices())
+        b[v] = float(noise(glm::dvec3(p[v]) / 6371.0));
+    return w;
 }
 
-class Culling_gl : public ::testing::TestWithParam<Shading> {
+const World& rough_planet(bool along_curve) {
+    static const World fibonacci = make_rough_planet(false);
+    static const World curve = make_rough_planet(true);
+    return along_curve ? curve : fibonacci;
+}
+
+class Culling_gl : public ::testing::TestWithParam<std::tuple<Shading, bool>> {
 protected:
     void SetUp() override {
         if (!gl_.fbo) GTEST_SKIP() << "no OpenGL 3.3 core context (run under xvfb-run)";
@@ -58,16 +74,19 @@ protected:
 };
 
 TEST_P(Culling_gl, TheSamePicturesFromFewerTriangles) {
-    const World& w = rough_planet();
+    const auto [shading, along_curve] = GetParam();
+    const World& w = rough_planet(along_curve);
     View_options o;
     o.layer = "bumps";
-    o.shading = GetParam();
+    o.shading = shading;
     o.relief = "bumps";
     o.relief_scale = 0.04;
     const Scene scene = builder_.build(w, o);
     ASSERT_TRUE(scene.layer_error.empty()) << scene.layer_error;
     renderer_.upload(scene);
-    const std::size_t total = scene.triangles.geometry->face_of.size();
+    const std::size_t total = scene.triangles.geometry->triangle_count();
+    EXPECT_EQ(scene.triangles.geometry->in_slot_order,
+              scene.triangles.geometry->shading == Shading::smooth && along_curve);
 
     Camera camera;
     camera.set_viewport(width, height);
@@ -92,8 +111,8 @@ TEST_P(Culling_gl, TheSamePicturesFromFewerTriangles) {
         ASSERT_EQ(renderer_.drawn_triangles(), total);
         renderer_.set_culling(true);
         const QImage culled = draw(camera, o);
-        const std::string name =
-            "culling_" + std::to_string(int(GetParam())) + "_" + std::to_string(shown);
+        const std::string name = "culling_" + std::to_string(int(shading)) + "_" +
+                                 std::to_string(int(along_curve)) + "_" + std::to_string(shown);
         culled.save(screenshot_path(QString::fromStdString(name)));
         EXPECT_LT(renderer_.drawn_triangles(), total * 2 / 3) << "view " << shown;
         // The planet covers a good part of every picture: nothing here passes on a blank one.
@@ -109,8 +128,10 @@ TEST_P(Culling_gl, TheSamePicturesFromFewerTriangles) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothShadings, Culling_gl,
-                         ::testing::Values(Shading::flat, Shading::smooth));
+INSTANTIATE_TEST_SUITE_P(BothShadingsAndOrders, Culling_gl,
+                         ::testing::Values(std::tuple{Shading::flat, false},
+                                           std::tuple{Shading::smooth, false},
+                                           std::tuple{Shading::smooth, true}));
 
 } // namespace
 } // namespace orbis::render

@@ -26,9 +26,12 @@ constexpr auto height =
     Layer_info<float, Layer_type::vertex>("height").interpolation(Interpolation::lerp);
 constexpr auto area = Layer_info<float, Layer_type::face>("area");
 
-World sphere() {
+// A Fibonacci sphere: its face slots follow the spiral, which keeps a region's triangles
+// together only while the mesh is small (600 points: the view lays smooth triangles out in slot
+// order), not at 50,000 (along the curve, through the maps between faces and triangles).
+World sphere(std::uint32_t count = 600) {
     World w =
-        gen::make_sphere_world({.count = 600, .radius = 1.f, .perturbation = 0.5f, .seed = 9});
+        gen::make_sphere_world({.count = count, .radius = 1.f, .perturbation = 0.5f, .seed = 9});
     auto [h, a] = w.lock_layer(height, area);
     for (const Vertex v : w.mesh().vertices())
         h[v] = float(v.index() % 97);
@@ -70,8 +73,9 @@ using Corner = std::tuple<std::uint32_t, float, float, float, float, float, floa
 std::map<std::uint32_t, std::vector<Corner>> drawn(const Mesh& m, const Triangle_buffers& b,
                                                    const std::vector<Colour>* colours) {
     std::map<std::uint32_t, std::vector<Corner>> out;
-    for (std::size_t t = 0; t < b.face_of.size(); ++t) {
-        if (!b.face_of[t].valid()) continue;
+    for (std::size_t t = 0; t < b.triangle_count(); ++t) {
+        const Face f = b.face_at(m, t);
+        if (!f.valid()) continue;
         std::vector<Corner> corners;
         for (int k = 0; k < 3; ++k) {
             const std::uint32_t o = triangle_corners(m, b, t)[k];
@@ -84,7 +88,7 @@ std::map<std::uint32_t, std::vector<Corner>> drawn(const Mesh& m, const Triangle
         }
         std::rotate(corners.begin(), std::min_element(corners.begin(), corners.end()),
                     corners.end());
-        out[b.face_of[t].index()] = corners;
+        out[f.index()] = corners;
     }
     return out;
 }
@@ -93,7 +97,7 @@ std::map<std::uint32_t, std::vector<Corner>> drawn(const Mesh& m, const Triangle
 // kind of edit, what the mesh says equals what indexed twins updated alongside hold, and the
 // culling bounds and the rewritten outputs agree.
 TEST(IncrementalUpdates, TrianglesWithoutIndicesReadTheIndicesIndexedOnesHold) {
-    World w = sphere();
+    World w = sphere(50'000);
     const auto positions = [&w] { return vertex_positions(w); };
     Triangle_buffers indexed = triangles(w.mesh(), positions(), Shading::smooth);
     Triangle_index indexed_index = index_triangles(indexed, w.mesh());
@@ -104,6 +108,7 @@ TEST(IncrementalUpdates, TrianglesWithoutIndicesReadTheIndicesIndexedOnesHold) {
     EXPECT_FALSE(bare.with_indices);
     EXPECT_TRUE(bare.indices.empty());
     EXPECT_TRUE(indexed.with_indices);
+    ASSERT_FALSE(bare.in_slot_order) << "the spiral's slots are scattered at this size";
     auto expect_same = [&](int step) {
         ASSERT_EQ(bare.face_of, indexed.face_of) << "after step " << step;
         std::vector<std::uint32_t> all(3 * bare.face_of.size());
@@ -152,11 +157,86 @@ TEST(IncrementalUpdates, TrianglesWithoutIndicesReadTheIndicesIndexedOnesHold) {
     }
 }
 
-class Incremental : public ::testing::TestWithParam<std::tuple<Shading, const char*>> {};
+// Smooth triangles without indices on a mesh whose face slots keep regions together are the
+// face slots themselves: no map is kept, triangle t draws face slot t (or, once that face is
+// gone, a point that draws nothing), and through every kind of edit the triangles draw what
+// indexed twins draw, the culling bounds are those made afresh, and every rewritten face's
+// triangle is listed.
+TEST(IncrementalUpdates, TrianglesInSlotOrderAreTheFaceSlots) {
+    World w = sphere();
+    const auto positions = [&w] { return vertex_positions(w); };
+    Triangle_buffers indexed = triangles(w.mesh(), positions(), Shading::smooth);
+    Triangle_index indexed_index = index_triangles(indexed, w.mesh());
+    Triangle_buffers bare;
+    bare.positions = positions();
+    Triangle_index bare_index;
+    bare_index.triangle_of_face.assign(5, 1); // emptied by the build
+    smooth_triangles(w.mesh(), bare, true, &bare_index, false);
+    ASSERT_TRUE(bare.in_slot_order);
+    EXPECT_FALSE(indexed.in_slot_order) << "triangles with indices keep the curve's order";
+    auto expect_same = [&](int step) {
+        SCOPED_TRACE(step);
+        const Mesh& m = w.mesh();
+        ASSERT_TRUE(bare.face_of.empty());
+        ASSERT_TRUE(bare_index.triangle_of_face.empty());
+        ASSERT_TRUE(index_triangles(bare, m).triangle_of_face.empty());
+        ASSERT_GE(bare.triangle_count(), m.face_slots());
+        std::vector<std::uint32_t> all(3 * bare.triangle_count());
+        smooth_indices(m, bare, 0, all);
+        std::size_t drawn_faces = 0;
+        for (std::size_t t = 0; t < bare.triangle_count(); ++t) {
+            const std::array<std::uint32_t, 3> read = triangle_corners(m, bare, t);
+            ASSERT_EQ(read, (std::array{all[3 * t], all[3 * t + 1], all[3 * t + 2]}));
+            const Face f{static_cast<std::uint32_t>(t)};
+            if (t < m.face_slots() && m.contains(f)) {
+                ASSERT_EQ(bare.face_at(m, t), f);
+                ASSERT_EQ(read, triangle_corners(m, indexed, indexed_index.triangle_of_face[t]));
+                ++drawn_faces;
+            } else {
+                ASSERT_EQ(bare.face_at(m, t), no_face);
+                ASSERT_EQ(read, (std::array<std::uint32_t, 3>{0, 0, 0}));
+            }
+        }
+        ASSERT_EQ(drawn_faces, m.face_count());
+        std::vector<std::uint32_t> by_face(all.size(), 77);
+        smooth_indices_by_face(m, bare, bare_index, by_face);
+        ASSERT_EQ(by_face, all);
+        ASSERT_EQ(bare.clusters, triangle_clusters(bare, &m));
+        ASSERT_EQ(bare.normals, indexed.normals);
+    };
+    expect_same(-1);
+    std::mt19937_64 rng(37);
+    for (int step = 0; step < 150; ++step) {
+        Delta_recorder recorder(w);
+        random_edit(w, rng, recorder);
+        const World_delta delta = recorder.delta();
+        const auto p = positions();
+        const Buffer_dirt a =
+            update_triangles(w.mesh(), p, delta.vertices, delta.faces, indexed, indexed_index);
+        const Buffer_dirt b =
+            update_triangles(w.mesh(), p, delta.vertices, delta.faces, bare, bare_index);
+        ASSERT_EQ(a.vertices, b.vertices);
+        // Every face the indexed twin rewrote is rewritten here too, at its slot.
+        for (const std::uint32_t t : a.triangles)
+            if (const Face f = indexed.face_of[t]; f.valid()) {
+                ASSERT_TRUE(std::binary_search(b.triangles.begin(), b.triangles.end(), f.index()))
+                    << "step " << step << ", face " << f.index();
+            }
+        for (const Face f : delta.faces)
+            if (f.valid() && f.index() < bare.triangle_count()) {
+                ASSERT_TRUE(std::binary_search(b.triangles.begin(), b.triangles.end(), f.index()))
+                    << "step " << step << ", listed face " << f.index();
+            }
+        expect_same(step);
+    }
+}
+
+class Incremental
+    : public ::testing::TestWithParam<std::tuple<Shading, const char*, std::uint32_t>> {};
 
 TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
-    const auto [shading, layer] = GetParam();
-    World w = sphere();
+    const auto [shading, layer, points] = GetParam();
+    World w = sphere(points);
     Buffer_cache cache;
     (void)cache.triangle_colours(w, shading, layer);
     std::mt19937_64 rng(std::hash<std::string>{}(layer) + int(shading));
@@ -183,15 +263,19 @@ TEST_P(Incremental, UpdatesDrawWhatAFreshBuildDraws) {
             ASSERT_TRUE(b.indices.empty());
             ASSERT_EQ(b.normals.size(), b.face_of.size());
             ASSERT_EQ(b.positions.size(), 3 * b.face_of.size());
+        } else {
+            // Smooth triangles stay in the layout their build chose.
+            ASSERT_EQ(b.in_slot_order, points < 50'000) << "after step " << step;
         }
     }
     EXPECT_GT(updated, 60) << "most edits should have been applied in place";
 }
 
 INSTANTIATE_TEST_SUITE_P(ShadingsAndLayers, Incremental,
-                         ::testing::Values(std::tuple{Shading::flat, "height"},
-                                           std::tuple{Shading::smooth, "height"},
-                                           std::tuple{Shading::flat, "area"}));
+                         ::testing::Values(std::tuple{Shading::flat, "height", 600u},
+                                           std::tuple{Shading::smooth, "height", 600u},
+                                           std::tuple{Shading::smooth, "height", 50'000u},
+                                           std::tuple{Shading::flat, "area", 600u}));
 
 constexpr auto crease =
     Layer_info<float, Layer_type::edge_primal>("crease").interpolation(Interpolation::keep_src);
@@ -390,11 +474,11 @@ TEST(IncrementalUpdates, UndoingEditsWithTheSameDeltaDrawsTheEarlierWorld) {
             // collapsed to a point, names an output the buffers lost (the slots the undo took
             // back are outputs still).
             const Triangle_buffers& b = cache.triangles(w, shading);
-            for (const Face f : b.face_of)
-                if (f.valid()) {
+            for (std::size_t t = 0; t < b.triangle_count(); ++t)
+                if (const Face f = b.face_at(w.mesh(), t); f.valid()) {
                     ASSERT_TRUE(w.mesh().contains(f));
                 }
-            for (std::size_t t = 0; t < b.face_of.size(); ++t)
+            for (std::size_t t = 0; t < b.triangle_count(); ++t)
                 for (int k = 0; k < 3; ++k)
                     ASSERT_LT(triangle_corners(w.mesh(), b, t)[k], b.positions.size())
                         << "after step " << step;
@@ -487,7 +571,7 @@ TEST(IncrementalUpdates, ScenesMarkPatchesAgainstTheirBase) {
     View_options o;
     o.layer = "height";
     const Scene before = builder.build(w, o);
-    const std::size_t triangles_before = before.triangles.geometry->face_of.size();
+    const std::size_t triangles_before = before.triangles.geometry->triangle_count();
     Delta_recorder recorder(w);
     w.lock_mesh().split(Edge(2), 0.5f);
     const World_delta delta = recorder.delta();
@@ -496,7 +580,7 @@ TEST(IncrementalUpdates, ScenesMarkPatchesAgainstTheirBase) {
     EXPECT_EQ(after.triangles.base_colour_stamp, before.triangles.colour_stamp);
     EXPECT_NE(after.triangles.geometry_stamp, before.triangles.geometry_stamp);
     ASSERT_NE(after.triangles.dirt, nullptr);
-    EXPECT_EQ(after.triangles.geometry->face_of.size(), triangles_before + 2)
+    EXPECT_EQ(after.triangles.geometry->triangle_count(), triangles_before + 2)
         << "a split appends two triangles";
     EXPECT_LT(after.triangles.dirt->triangles.size(), 30u) << "and rewrites those around it";
     EXPECT_EQ(builder.last_rebuilds().triangles, 0);
@@ -512,9 +596,10 @@ TEST(IncrementalUpdates, SharedVerticesWithoutNormalsFollowEdits) {
     auto corners_of = [&w](const Triangle_buffers& b, const std::vector<Colour>& colours) {
         std::map<std::uint32_t, std::vector<std::tuple<std::uint32_t, float, float, float, int>>>
             out;
-        for (std::size_t t = 0; t < b.face_of.size(); ++t) {
-            if (!b.face_of[t].valid()) continue;
-            auto& corners = out[b.face_of[t].index()];
+        for (std::size_t t = 0; t < b.triangle_count(); ++t) {
+            const Face f = b.face_at(w.mesh(), t);
+            if (!f.valid()) continue;
+            auto& corners = out[f.index()];
             for (int k = 0; k < 3; ++k) {
                 const std::uint32_t o = triangle_corners(w.mesh(), b, t)[k];
                 corners.emplace_back(b.vertex_at(o).index(), b.positions[o].x, b.positions[o].y,

@@ -5,7 +5,9 @@
 // executable (see water_gl_test.cpp for its main).
 #include "orbis/core/delta_recorder.hpp"
 #include "orbis/core/world.hpp"
+#include "orbis/gen/module.hpp"
 #include "orbis/gen/sphere.hpp"
+#include "orbis/gen/sphere_module.hpp"
 #include "orbis/render/camera.hpp"
 #include "orbis/render/gl/gl_renderer.hpp"
 #include "orbis/render/scene.hpp"
@@ -17,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 #include <vector>
 
 namespace orbis::render {
@@ -24,9 +27,20 @@ namespace {
 
 constexpr auto height_layer = Layer_info<float, Layer_type::vertex>("height");
 
-World planet(std::uint32_t count) {
-    World w =
-        gen::make_sphere_world({.count = count, .radius = 6371.f, .perturbation = 0.5f, .seed = 5});
+// A Fibonacci sphere (faces numbered along its spiral, which the view lays out along the curve
+// once large) or, `along_curve`, the sphere module's (faces numbered along the curve, which the
+// view draws in slot order).
+World planet(std::uint32_t count, bool along_curve = false) {
+    World w;
+    if (along_curve) {
+        Dict params;
+        params.set("count", std::int64_t{count});
+        params.set("seed", std::int64_t{5});
+        gen::run_module(w, gen::Sphere_module{}, params);
+    } else {
+        w = gen::make_sphere_world(
+            {.count = count, .radius = 6371.f, .perturbation = 0.5f, .seed = 5});
+    }
     auto [h, p] = w.lock_layer(height_layer, position_layer);
     for (const Vertex v : w.mesh().vertices())
         h[v] = p[v].z + 0.5f * p[v].x;
@@ -75,16 +89,22 @@ protected:
     Offscreen_gl gl_;
 };
 
-// Large enough that the indices (over 16 MB) are written into the mapped buffer.
-TEST_F(Patched_triangles_gl, IndicesReadFromTheMeshDrawWhatHeldIndicesDraw) {
-    const World w = planet(720'000);
+class Patched_triangles_order_gl : public Patched_triangles_gl,
+                                   public ::testing::WithParamInterface<bool> {};
+
+// Large enough that the indices (over 16 MB) are written into the mapped buffer; in the curve's
+// order through the maps, and in slot order.
+TEST_P(Patched_triangles_order_gl, IndicesReadFromTheMeshDrawWhatHeldIndicesDraw) {
+    const bool along_curve = GetParam();
+    const World w = planet(720'000, along_curve);
     View_options options;
     options.shading = Shading::smooth;
     Scene_builder builder;
     const Scene scene = builder.build(w, options);
     ASSERT_NE(scene.triangles.geometry, nullptr);
     ASSERT_FALSE(scene.triangles.geometry->with_indices);
-    ASSERT_GT(3 * scene.triangles.geometry->face_of.size() * sizeof(std::uint32_t),
+    ASSERT_EQ(scene.triangles.geometry->in_slot_order, along_curve);
+    ASSERT_GT(3 * scene.triangles.geometry->triangle_count() * sizeof(std::uint32_t),
               std::size_t{1} << 24);
     // The same triangles, holding their indices, drawn as a scene of their own.
     const Triangle_buffers held = triangles(w.mesh(), vertex_positions(w), Shading::smooth);
@@ -96,7 +116,8 @@ TEST_F(Patched_triangles_gl, IndicesReadFromTheMeshDrawWhatHeldIndicesDraw) {
     const QImage expected = plain(reference);
     ASSERT_GT(planet_pixels(expected), width * height / 10);
     const QImage read = plain(scene);
-    read.save(screenshot_path("patched_triangles_read_from_mesh"));
+    read.save(
+        screenshot_path(QString("patched_triangles_read_from_mesh_%1").arg(int(along_curve))));
     EXPECT_EQ(differing(read, expected), 0);
     // Without the mesh the renderer cannot know what they draw, and draws none of them.
     Scene orphan = scene;
@@ -104,19 +125,29 @@ TEST_F(Patched_triangles_gl, IndicesReadFromTheMeshDrawWhatHeldIndicesDraw) {
     EXPECT_EQ(planet_pixels(plain(orphan)), 0);
 }
 
-class Patched_triangles_shading_gl : public Patched_triangles_gl,
-                                     public ::testing::WithParamInterface<Shading> {};
+INSTANTIATE_TEST_SUITE_P(FibonacciAndCurve, Patched_triangles_order_gl,
+                         ::testing::Values(false, true));
+
+// Shading and the sphere's points: shared-vertex triangles of 20,000 Fibonacci points are drawn
+// in slot order, those of 50,000 along the curve.
+class Patched_triangles_shading_gl
+    : public Patched_triangles_gl,
+      public ::testing::WithParamInterface<std::tuple<Shading, std::uint32_t>> {};
 
 TEST_P(Patched_triangles_shading_gl, EditsPatchedInPlaceDrawWhatAWholeUploadDraws) {
-    World w = planet(20'000);
+    const auto [shading, points] = GetParam();
+    World w = planet(points);
     View_options options;
     options.layer = "height";
-    options.shading = GetParam();
+    options.shading = shading;
     // One builder and one renderer, as in the viewport: each edit's build is patched in.
     Scene_builder builder;
     gl::Gl_renderer renderer;
     renderer.initialize();
     const Scene first = builder.build(w, options);
+    // Flat shading of a vertex layer draws shared vertices too, lit per face while drawing.
+    ASSERT_EQ(first.triangles.geometry->in_slot_order,
+              first.triangles.geometry->shading == Shading::smooth && points < 50'000);
     const std::size_t whole_bytes = renderer.upload(first).bytes;
     const QImage before = draw(renderer, first.radius);
     ASSERT_GT(planet_pixels(before), width * height / 10);
@@ -159,13 +190,15 @@ TEST_P(Patched_triangles_shading_gl, EditsPatchedInPlaceDrawWhatAWholeUploadDraw
         EXPECT_EQ(differing(after, plain(fresh.build(w, options))), 0) << "round " << round;
     }
     after.save(screenshot_path(
-        QString("patched_triangles_after_edits_%1").arg(static_cast<int>(GetParam()))));
+        QString("patched_triangles_after_edits_%1_%2").arg(static_cast<int>(shading)).arg(points)));
     EXPECT_GT(differing(after, before), 100); // the edits show
     renderer.release();
 }
 
 INSTANTIATE_TEST_SUITE_P(Shadings, Patched_triangles_shading_gl,
-                         ::testing::Values(Shading::flat, Shading::smooth));
+                         ::testing::Values(std::tuple{Shading::flat, 20'000u},
+                                           std::tuple{Shading::smooth, 20'000u},
+                                           std::tuple{Shading::smooth, 50'000u}));
 
 } // namespace
 } // namespace orbis::render

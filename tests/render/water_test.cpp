@@ -287,7 +287,7 @@ TEST(Water, InPlaceUpdatesRecolourWhatTheDeltaLists) {
 std::vector<double> drawn_radius(const Scene& s, std::size_t slots) {
     std::vector<double> r(slots, -1.0);
     const Triangle_buffers& t = *s.triangles.geometry;
-    for (std::size_t f = 0; f < t.face_of.size(); ++f)
+    for (std::size_t f = 0; f < t.triangle_count(); ++f)
         for (int k = 0; k < 3; ++k) {
             const std::uint32_t o = triangle_corners(*s.mesh, t, f)[k];
             r[t.vertex_at(o).index()] = glm::length(t.positions[o]);

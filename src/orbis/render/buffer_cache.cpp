@@ -399,7 +399,7 @@ bool Buffer_cache::apply(const World& world, const World_delta& delta) {
         // The faces whose triangles were rewritten, for face layer colours.
         std::vector<std::uint32_t> faces;
         for (const std::uint32_t t : dirt_[s].triangles)
-            if (b.face_of[t].valid()) faces.push_back(b.face_of[t].index());
+            if (const Face f = b.face_at(world.mesh(), t); f.valid()) faces.push_back(f.index());
         for (std::size_t k = 0; k < dirt_[s].vertices.size(); k += 3)
             if (shading == Shading::flat && b.face_of[dirt_[s].vertices[k] / 3].valid())
                 faces.push_back(b.face_of[dirt_[s].vertices[k] / 3].index());

@@ -174,9 +174,31 @@ void clear_all(std::vector<T>&... v) {
 void clear(Triangle_buffers& b) {
     clear_all(b.positions, b.normals, b.indices, b.vertex_of, b.face_of);
     b.clusters.clear();
+    b.in_slot_order = false;
+    b.slot_triangles = 0;
 }
 void clear(Voronoi_buffers& b) {
     clear_all(b.positions, b.normals, b.indices, b.cell_vertex, b.cell_first, b.corner_face);
+}
+
+// Whether clusters of triangles laid out by face slot keep regions together about as well as
+// the curve's: their mean angular radius (radius over the centre's distance from the sphere's
+// centre, at most 1 each so that a few scattered clusters do not decide) is within three times
+// that of a round cap of cluster_triangles of `faces` equal triangles. The curve's clusters come
+// out at 1.7 times that, the default pipeline's slots at 1.6-1.9, a Fibonacci sphere's slots
+// (numbered along its spiral) at 18.
+bool slots_keep_regions_together(std::span<const Triangle_cluster> clusters, std::size_t faces) {
+    if (faces == 0) return false;
+    const double cap = std::sqrt(4.0 * double(cluster_triangles) / double(faces));
+    double sum = 0.0;
+    std::size_t drawn = 0;
+    for (const Triangle_cluster& c : clusters) {
+        if (!(c.radius > 0.f)) continue; // draws nothing
+        const double distance = glm::length(glm::dvec3(c.centre));
+        sum += distance > c.radius ? double(c.radius) / distance : 1.0;
+        ++drawn;
+    }
+    return drawn > 0 && sum / double(drawn) <= 3.0 * cap;
 }
 
 } // namespace
@@ -247,6 +269,23 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triang
     out.shading = Shading::smooth;
     out.with_normals = false;
     out.with_indices = indices;
+    out.in_slot_order = false;
+    out.slot_triangles = 0;
+    if (!indices) {
+        // The slots themselves, when they keep regions together: then no map is kept.
+        out.in_slot_order = true;
+        out.slot_triangles = m.face_slots();
+        out.clusters = triangle_clusters(out, &m);
+        if (slots_keep_regions_together(out.clusters, m.face_count())) {
+            std::vector<Face>().swap(out.face_of);
+            if (index) std::vector<std::uint32_t>().swap(index->triangle_of_face);
+            if (normals) add_smooth_normals(m, out.positions, out);
+            return;
+        }
+        out.in_slot_order = false;
+        out.slot_triangles = 0;
+        out.clusters.clear();
+    }
     const std::size_t faces = m.face_count();
     const std::vector<std::uint32_t> order = along_curve(m, out.positions);
     // Edits append triangles in place: leave them room.
@@ -304,6 +343,7 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals, Triang
 
 void smooth_indices_by_face(const Mesh& m, const Triangle_buffers& b, const Triangle_index& index,
                             std::span<std::uint32_t> out) {
+    if (b.in_slot_order) return smooth_indices(m, b, 0, out); // in slot order already
     const std::size_t triangles = out.size() / 3;
     const std::size_t slots = std::min<std::size_t>(m.face_slots(), index.triangle_of_face.size());
     // Each triangle is written once: by its live face, or below when its face is gone.
@@ -326,7 +366,7 @@ void smooth_indices_by_face(const Mesh& m, const Triangle_buffers& b, const Tria
 std::array<std::uint32_t, 3> triangle_corners(const Mesh& m, const Triangle_buffers& b,
                                               std::size_t t) {
     if (b.with_indices) return {b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)};
-    const Face f = b.face_of[t];
+    const Face f = b.face_at(m, t);
     if (!f.valid()) return {0, 0, 0};
     const Corners c = corners(m, f);
     return {c.a.index(), c.b.index(), c.c.index()};
@@ -336,7 +376,7 @@ void smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
                     std::span<std::uint32_t> out) {
     in_parallel(out.size() / 3, [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
-            const Face f = b.face_of[first + i];
+            const Face f = b.face_at(m, first + i);
             const Corners c = f.valid() ? corners(m, f) : Corners{Vertex{0}, Vertex{0}, Vertex{0}};
             out[3 * i] = c.a.index();
             out[3 * i + 1] = c.b.index();
@@ -362,6 +402,7 @@ void add_smooth_normals(const Mesh& m, std::span<const glm::vec3> positions, Tri
 
 Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m) {
     Triangle_index index;
+    if (b.in_slot_order) return index; // triangle t is face slot t
     detail::reserve_with_room(index.triangle_of_face, m.face_slots());
     index.triangle_of_face.assign(m.face_slots(), unset);
     // Each face and vertex is in the buffers once, so the threads' writes never meet.
@@ -402,9 +443,14 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     require_positions(m, positions);
     Buffer_dirt dirt;
     // Maps only grow: an undo can shrink the slot counts, and the triangles of the slots that
-    // went away must still be found to be collapsed.
-    if (index.triangle_of_face.size() < m.face_slots())
+    // went away must still be found to be collapsed. Triangles in slot order grow the same way.
+    const bool slot_order = b.in_slot_order;
+    const std::size_t old_triangles = b.triangle_count();
+    if (slot_order)
+        b.slot_triangles = std::max<std::size_t>(b.slot_triangles, m.face_slots());
+    else if (index.triangle_of_face.size() < m.face_slots())
         index.triangle_of_face.resize(m.face_slots(), unset);
+    const std::size_t known = slot_order ? b.slot_triangles : index.triangle_of_face.size();
     const bool smooth = b.shading == Shading::smooth;
     // Smooth outputs are the vertex slots: the arrays grow with them (never shrink, as above).
     // The positions may have grown already (a caller's surface held in them), the normals not.
@@ -416,7 +462,7 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     // The faces to rewrite: those listed and every face around a listed vertex.
     std::vector<std::uint32_t> face_ids;
     for (const Face f : faces)
-        if (f.valid() && f.index() < index.triangle_of_face.size()) face_ids.push_back(f.index());
+        if (f.valid() && f.index() < known) face_ids.push_back(f.index());
     for (const Vertex v : vertices)
         if (m.contains(v))
             for (const Face f : v.faces(m))
@@ -433,8 +479,26 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
         }
     }
 
+    // The positions and normals around live face f's corners.
+    const auto follow_corners = [&](Face f) {
+        const Corners c = corners(m, f);
+        for (const Vertex v : {c.a, c.b, c.c}) {
+            // A corner never listed (a vertex created without being named) may not have its
+            // position yet.
+            b.positions[v.index()] = positions[v.index()];
+            normal_of.push_back(v.index());
+        }
+        return c;
+    };
     for (const std::uint32_t i : face_ids) {
         const Face f{i};
+        if (slot_order) {
+            // Triangle i draws the face or, once it is gone, nothing: its indices are read from
+            // the mesh (smooth_indices) when patched.
+            if (m.contains(f)) follow_corners(f);
+            dirt.triangles.push_back(i);
+            continue;
+        }
         std::uint32_t& t = index.triangle_of_face[i];
         if (m.contains(f)) {
             if (t == unset) {
@@ -442,13 +506,7 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
                 dirt.triangles.push_back(t);
             }
             if (smooth) {
-                const Corners c = corners(m, f);
-                for (const Vertex v : {c.a, c.b, c.c}) {
-                    // A corner never listed (a vertex created without being named) may not
-                    // have its position yet.
-                    b.positions[v.index()] = positions[v.index()];
-                    normal_of.push_back(v.index());
-                }
+                const Corners c = follow_corners(f);
                 if (b.with_indices) {
                     b.indices[3 * std::size_t{t}] = c.a.index();
                     b.indices[3 * std::size_t{t} + 1] = c.b.index();
@@ -479,6 +537,9 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
             t = unset;
         }
     }
+    // New slots' triangles (drawn or not) are written whole.
+    for (std::size_t t = old_triangles; slot_order && t < b.slot_triangles; ++t)
+        dirt.triangles.push_back(static_cast<std::uint32_t>(t));
     if (smooth) {
         sort_unique(normal_of);
         for (const std::uint32_t v : normal_of) {

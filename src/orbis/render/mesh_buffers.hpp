@@ -55,6 +55,12 @@ enum class Shading {
 /// o; a dead slot's entries are drawn by no triangle), so that no map between the two is kept
 /// (at ten million vertices, two arrays of 40 MB); flat ones say their vertex in vertex_of.
 ///
+/// Smooth triangles built without indices may instead be laid out by face slot (in_slot_order):
+/// triangle t draws face slot t, or nothing while that slot is free. That order is chosen only
+/// when the mesh's slots already keep regions together, as in a world numbered along the curve
+/// (the sphere module numbers its triangles by their corners), and it keeps no face_of and no
+/// Triangle_index: at ten million vertices, 150 MB less.
+///
 /// Flat triangles keep one normal per triangle rather than per corner, a third of the memory
 /// (at ten million vertices, half a gigabyte); normal_of() reads either layout, and
 /// triangle_corners() the corners of either, with or without indices.
@@ -79,12 +85,26 @@ struct Triangle_buffers {
     bool with_indices = true;
     /// Flat: per output vertex, the mesh vertex it stands for. Smooth: empty (see vertex_at).
     std::vector<Vertex> vertex_of;
-    /// Per triangle: the mesh face it draws.
+    /// Per triangle: the mesh face it draws (no_face once gone). Empty in slot order.
     std::vector<Face> face_of;
+    /// True when triangle t draws face slot t (see above); only for smooth triangles without
+    /// indices. Edits then grow the triangles with the face slots and never shrink them.
+    bool in_slot_order = false;
+    /// In slot order, how many triangles there are (face slots, drawn or not); else unused.
+    std::size_t slot_triangles = 0;
     /// Bounds of each run of cluster_triangles triangles (see triangle_clusters), kept by
     /// triangles() and update_triangles(), for frames that skip what the eye cannot see.
     std::vector<Triangle_cluster> clusters;
 
+    /// How many triangles there are, drawn or not.
+    std::size_t triangle_count() const { return in_slot_order ? slot_triangles : face_of.size(); }
+    /// The face triangle `t` draws, or no_face when it draws nothing (its face is gone).
+    /// Preconditions: `m` is the mesh these were built or last updated for; t < triangle_count().
+    Face face_at(const Mesh& m, std::size_t t) const {
+        if (!in_slot_order) return face_of[t];
+        const Face f{static_cast<std::uint32_t>(t)};
+        return t < m.face_slots() && m.contains(f) ? f : no_face;
+    }
     /// The output vertex of corner `k` (0 to 2) of triangle `t`. Preconditions: t is a
     /// triangle, and the buffers hold their indices (with_indices; see triangle_corner()).
     std::uint32_t corner(std::size_t t, int k) const {
@@ -158,7 +178,10 @@ void triangles(const Mesh& m, std::span<const glm::vec3> positions, Shading shad
 /// in `out` rather than have them copied there. Rewrites every other array of `out`.
 /// With `index`, also makes it what index_triangles() would (the build knows where each face
 /// went), reusing its memory. With `indices` false, out.indices is left empty (see
-/// Triangle_buffers::with_indices). Same cost as triangles(). \throws std::invalid_argument
+/// Triangle_buffers::with_indices), and the triangles are laid out in slot order when the
+/// mesh's slots keep regions together (Triangle_buffers::in_slot_order; judged from the
+/// culling bounds of slot-order clusters, which are then kept); `index` is then emptied.
+/// Same cost as triangles(). \throws std::invalid_argument
 /// when out.positions is shorter than the vertex slots.
 void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true,
                       Triangle_index* index = nullptr, bool indices = true);
@@ -169,9 +192,10 @@ void smooth_triangles(const Mesh& m, Triangle_buffers& out, bool normals = true,
 /// O(out.size()), on up to eight threads when large.
 void smooth_indices(const Mesh& m, const Triangle_buffers& b, std::size_t first,
                     std::span<std::uint32_t> out);
-/// smooth_indices() of every triangle of `b` (out.size() == 3 · b.face_of.size()), reading the
-/// mesh face by face in slot order through `index`, b's index, rather than in the triangles'
-/// order: the mesh keeps a face's quad-edges together, so this reads it in order.
+/// smooth_indices() of every triangle of `b` (out.size() == 3 · b.triangle_count()), reading
+/// the mesh face by face in slot order through `index`, b's index, rather than in the
+/// triangles' order: the mesh keeps a face's quad-edges together, so this reads it in order.
+/// Triangles in slot order are read so anyway, and `index` is not read.
 /// O(face slots + triangles), on up to eight threads.
 void smooth_indices_by_face(const Mesh& m, const Triangle_buffers& b, const Triangle_index& index,
                             std::span<std::uint32_t> out);
@@ -214,7 +238,8 @@ struct Buffer_dirt {
     std::vector<std::uint32_t> triangles; ///< triangles whose indices were written (ascending)
 };
 
-/// The index of `b`, as built by triangles() or kept by update_triangles(). O(outputs).
+/// The index of `b`, as built by triangles() or kept by update_triangles(); empty for triangles
+/// in slot order, which need none. O(outputs).
 Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m);
 
 /// Brings `b` (and `index`) in place up to mesh `m` with `positions` after edits that changed

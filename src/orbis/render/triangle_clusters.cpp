@@ -117,7 +117,7 @@ Triangle_cluster bound(const Triangle_buffers& b, const Mesh* m, std::size_t fir
     }
     Extent extent;
     for (std::size_t t = first; t < last; ++t) {
-        if (!b.with_indices && !b.face_of[t].valid()) continue; // collapsed: draws nothing
+        if (!b.with_indices && !b.face_at(*m, t).valid()) continue; // gone: draws nothing
         const std::array<std::uint32_t, 3> corner =
             b.with_indices ? std::array{b.corner(t, 0), b.corner(t, 1), b.corner(t, 2)}
                            : std::array{corners[3 * (t - first)], corners[3 * (t - first) + 1],
@@ -140,7 +140,7 @@ std::size_t cluster_count(std::size_t triangles) {
 
 Triangle_cluster bound_cluster(const Triangle_buffers& b, const Mesh* m, std::size_t k) {
     const std::size_t first = k * cluster_triangles;
-    return bound(b, m, first, std::min(first + cluster_triangles, b.face_of.size()));
+    return bound(b, m, first, std::min(first + cluster_triangles, b.triangle_count()));
 }
 
 // Smooth triangles without indices read their corners from the mesh.
@@ -153,7 +153,7 @@ void require_mesh(const Triangle_buffers& b, const Mesh* m) {
 
 std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const Mesh* m) {
     require_mesh(b, m);
-    const std::size_t triangles = b.face_of.size();
+    const std::size_t triangles = b.triangle_count();
     std::vector<Triangle_cluster> out(cluster_count(triangles));
     // Split by triangles; each cluster goes to the part that holds its first triangle.
     detail::in_parallel(triangles, [&](std::size_t first, std::size_t last) {
@@ -222,7 +222,7 @@ void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::ui
                               std::vector<Triangle_cluster>& clusters, const Mesh* m) {
     require_mesh(b, m);
     const std::size_t old_count = clusters.size();
-    const std::size_t count = cluster_count(b.face_of.size());
+    const std::size_t count = cluster_count(b.triangle_count());
     clusters.resize(count);
     std::vector<std::uint32_t> touched;
     touched.reserve(triangles.size());

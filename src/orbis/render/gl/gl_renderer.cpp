@@ -268,7 +268,7 @@ bool draws_indexed(const Buffers& b) {
 template <class Buffers>
 std::size_t index_count(const Buffers& b) {
     if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
-        if (!b.with_indices) return 3 * b.face_of.size();
+        if (!b.with_indices) return 3 * b.triangle_count();
     return b.indices.size();
 }
 
@@ -300,7 +300,7 @@ void Gl_renderer::send_smooth_indices(const Mesh& m, const Triangle_buffers& b, 
                                               3 * (last - first));
             // The whole, through the index, reads the mesh in order (see
             // smooth_indices_by_face).
-            if (index && first == 0 && last == b.face_of.size())
+            if (index && first == 0 && last == b.triangle_count())
                 smooth_indices_by_face(m, b, *index, to);
             else
                 smooth_indices(m, b, first, to);
@@ -410,7 +410,7 @@ void Gl_renderer::upload_part(Part& part, const Scene_part<Buffers>& scene_part,
                     upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
                                      nullptr, 0, part.index_capacity, sizeof(std::uint32_t), stats);
                     if constexpr (std::is_same_v<Buffers, Triangle_buffers>)
-                        send_smooth_indices(*mesh, b, 0, b.face_of.size(), stats, index);
+                        send_smooth_indices(*mesh, b, 0, b.triangle_count(), stats, index);
                 } else if (indexed) {
                     upload_with_room(GL_ELEMENT_ARRAY_BUFFER, part.indices, part.indices_bytes,
                                      b.indices.data(), b.indices.size(), part.index_capacity,

@@ -70,7 +70,7 @@ Main_window::Main_window(QWidget* parent)
     addDockWidget(Qt::BottomDockWidgetArea, timeline_);
     timeline_->hide(); // until View > Timeline (restore_settings may show it again)
     // Statistics over a million elements take tens of milliseconds: recompute them once the
-    // edits pause, not per edit, and on a worker (a quarter of a second at ten million), so
+    // edits pause, not per edit, and on a worker (most of a second at ten million), so
     // that a stroke or a save meanwhile is not held up.
     stats_timer_ = new QTimer(this);
     stats_timer_->setSingleShot(true);

@@ -411,8 +411,10 @@ void Viewport::prepare_triangles() {
     const bool normals = options_.shading != render::Shading::flat;
     const bool current = QOpenGLContext::currentContext() == context();
     if (!current) makeCurrent();
-    // Shared vertices are the vertex slots, dead ones included (see Triangle_buffers).
-    renderer_.prepare_triangles(world_->mesh().vertex_slots(), 3 * world_->mesh().face_count(),
+    // Shared vertices are the vertex slots, dead ones included (see Triangle_buffers); the
+    // triangles are the face slots when the build keeps them in slot order, otherwise the live
+    // faces: room for the slots fits either.
+    renderer_.prepare_triangles(world_->mesh().vertex_slots(), 3 * world_->mesh().face_slots(),
                                 coloured, normals);
     if (!current) doneCurrent();
 }

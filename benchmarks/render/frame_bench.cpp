@@ -180,7 +180,8 @@ void draw_frames(benchmark::State& state, const World& world, int m) {
         state.SetIterationTime(f);
     }
     state.counters["ratio"] = mode_seconds / bare_seconds;
-    // The share of the surface's triangles the frames sent (the rest face away or lie outside).
+    // The share of the surface's triangles the frames sent (the rest face away or lie outside);
+    // in slot order, free face slots count as triangles (they are sent, as points).
     if (scene.triangles.geometry->triangle_count() != 0)
         state.counters["drawn"] =
             double(renderer.drawn_triangles()) / double(scene.triangles.geometry->triangle_count());

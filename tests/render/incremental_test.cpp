@@ -7,7 +7,9 @@
 #include "orbis/render/scene.hpp"
 
 #include "orbis/core/world.hpp"
+#include "orbis/gen/module.hpp"
 #include "orbis/gen/sphere.hpp"
+#include "orbis/gen/sphere_module.hpp"
 
 #include <gtest/gtest.h>
 
@@ -229,6 +231,34 @@ TEST(IncrementalUpdates, TrianglesInSlotOrderAreTheFaceSlots) {
             }
         expect_same(step);
     }
+}
+
+// The view keeps its triangles in slot order where the slots keep regions together (a world
+// numbered along the curve by the sphere module, wherever it lies) and along the curve where
+// they do not (a large Fibonacci sphere, numbered along its spiral).
+TEST(IncrementalUpdates, SlotOrderIsChosenOnlyWhereTheSlotsKeepRegionsTogether) {
+    World curve;
+    Dict params;
+    params.set("count", std::int64_t{20'000});
+    gen::run_module(curve, gen::Sphere_module{}, params);
+    const World spiral = sphere(50'000);
+    auto layout = [](World w, glm::vec3 offset) {
+        {
+            auto [p] = w.lock_layer(position_layer);
+            for (const Vertex v : w.mesh().vertices())
+                p[v] += offset;
+        }
+        Buffer_cache cache;
+        const Triangle_buffers& b = cache.triangles(w, Shading::smooth, false);
+        EXPECT_FALSE(b.with_indices);
+        EXPECT_EQ(b.triangle_count() == w.mesh().face_slots() && b.face_of.empty(),
+                  b.in_slot_order);
+        return b.in_slot_order;
+    };
+    EXPECT_TRUE(layout(curve, glm::vec3(0.f)));
+    EXPECT_TRUE(layout(curve, glm::vec3(3.f * 6371.f, 0.f, 0.f))) << "off the origin too";
+    EXPECT_FALSE(layout(spiral, glm::vec3(0.f)));
+    EXPECT_FALSE(layout(spiral, glm::vec3(0.f, 0.f, 3.f))) << "off the origin too";
 }
 
 class Incremental

@@ -128,15 +128,16 @@ TEST_P(Patched_triangles_order_gl, IndicesReadFromTheMeshDrawWhatHeldIndicesDraw
 INSTANTIATE_TEST_SUITE_P(FibonacciAndCurve, Patched_triangles_order_gl,
                          ::testing::Values(false, true));
 
-// Shading and the sphere's points: shared-vertex triangles of 20,000 Fibonacci points are drawn
-// in slot order, those of 50,000 along the curve.
+// Shading, the sphere's points and whether they are numbered along the curve: shared-vertex
+// triangles of the sphere module's points are drawn in slot order, those of 50,000 Fibonacci
+// points along the curve.
 class Patched_triangles_shading_gl
     : public Patched_triangles_gl,
-      public ::testing::WithParamInterface<std::tuple<Shading, std::uint32_t>> {};
+      public ::testing::WithParamInterface<std::tuple<Shading, std::uint32_t, bool>> {};
 
 TEST_P(Patched_triangles_shading_gl, EditsPatchedInPlaceDrawWhatAWholeUploadDraws) {
-    const auto [shading, points] = GetParam();
-    World w = planet(points);
+    const auto [shading, points, along_curve] = GetParam();
+    World w = planet(points, along_curve);
     View_options options;
     options.layer = "height";
     options.shading = shading;
@@ -147,7 +148,7 @@ TEST_P(Patched_triangles_shading_gl, EditsPatchedInPlaceDrawWhatAWholeUploadDraw
     const Scene first = builder.build(w, options);
     // Flat shading of a vertex layer draws shared vertices too, lit per face while drawing.
     ASSERT_EQ(first.triangles.geometry->in_slot_order,
-              first.triangles.geometry->shading == Shading::smooth && points < 50'000);
+              first.triangles.geometry->shading == Shading::smooth && along_curve);
     const std::size_t whole_bytes = renderer.upload(first).bytes;
     const QImage before = draw(renderer, first.radius);
     ASSERT_GT(planet_pixels(before), width * height / 10);
@@ -189,16 +190,19 @@ TEST_P(Patched_triangles_shading_gl, EditsPatchedInPlaceDrawWhatAWholeUploadDraw
         Scene_builder fresh;
         EXPECT_EQ(differing(after, plain(fresh.build(w, options))), 0) << "round " << round;
     }
-    after.save(screenshot_path(
-        QString("patched_triangles_after_edits_%1_%2").arg(static_cast<int>(shading)).arg(points)));
+    after.save(screenshot_path(QString("patched_triangles_after_edits_%1_%2_%3")
+                                   .arg(static_cast<int>(shading))
+                                   .arg(points)
+                                   .arg(int(along_curve))));
     EXPECT_GT(differing(after, before), 100); // the edits show
     renderer.release();
 }
 
 INSTANTIATE_TEST_SUITE_P(Shadings, Patched_triangles_shading_gl,
-                         ::testing::Values(std::tuple{Shading::flat, 20'000u},
-                                           std::tuple{Shading::smooth, 20'000u},
-                                           std::tuple{Shading::smooth, 50'000u}));
+                         ::testing::Values(std::tuple{Shading::flat, 20'000u, true},
+                                           std::tuple{Shading::smooth, 20'000u, true},
+                                           std::tuple{Shading::flat, 50'000u, false},
+                                           std::tuple{Shading::smooth, 50'000u, false}));
 
 } // namespace
 } // namespace orbis::render

@@ -522,11 +522,10 @@ TEST_F(Window_test, ALargeDocumentsOtherLayerFiguresComeAfterItsPicture) {
     EXPECT_GT(changed_pixels(image, blank), 10'000);
 }
 
-// A large file is drawn coarsely first, from a sample of its own vertices, while it loads;
-// the document changes only when the world has loaded and been checked.
-// The figures after edits are computed on a worker from a snapshot (a quarter of a second of the
-// GUI thread at ten million vertices otherwise): the call returns before they are, only the
-// newest world asked for is listed, and a set_world meanwhile wins over every earlier request.
+// The figures after edits are computed on a worker from a snapshot (most of a second of the GUI
+// thread at ten million vertices otherwise): the call returns before they are, a request made
+// while one runs waits for it and then only the newest world is computed, and a set_world
+// meanwhile wins over every earlier request.
 TEST(Layers_dock_test, BackgroundRefreshesListOnlyTheNewestWorld) {
     const World a = small_world(2000);
     auto raised = [&](float by) {
@@ -536,7 +535,7 @@ TEST(Layers_dock_test, BackgroundRefreshesListOnlyTheNewestWorld) {
             elevation[v] += by;
         return w;
     };
-    const World b = raised(1000.f), c = raised(2000.f), d = raised(3000.f);
+    const World b = raised(1000.f), c = raised(2000.f), d = raised(3000.f), e = raised(4000.f);
     Layers_dock dock;
     const auto elevation_max = [&] {
         for (const render::Layer_stats& s : dock.stats())
@@ -550,11 +549,12 @@ TEST(Layers_dock_test, BackgroundRefreshesListOnlyTheNewestWorld) {
     EXPECT_FALSE(dock.refreshing());
 
     dock.refresh_in_background(b);
-    dock.refresh_in_background(c); // waits for b's figures, which are then not listed
+    dock.refresh_in_background(d); // waits for b's pass
+    dock.refresh_in_background(c); // replaces d: only the newest world is computed next
     EXPECT_TRUE(dock.refreshing());
     EXPECT_EQ(elevation_max(), max_a) << "nothing is listed before the event loop runs";
     ASSERT_TRUE(QTest::qWaitFor([&] { return !dock.refreshing(); }, 120'000));
-    EXPECT_EQ(refreshed, 1);
+    EXPECT_EQ(refreshed, 2) << "b's figures, then c's";
     const std::vector<render::Layer_stats> expected = render::all_layer_stats(c);
     ASSERT_EQ(dock.stats().size(), expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i) {
@@ -572,13 +572,21 @@ TEST(Layers_dock_test, BackgroundRefreshesListOnlyTheNewestWorld) {
     }
     EXPECT_GT(elevation_max(), max_a + 1999.0);
 
+    // d's pass runs on while set_world lists b: its figures are never listed. e, asked for
+    // after, waits for d's pass and is listed alone.
     dock.refresh_in_background(d);
     dock.set_world(b);
-    ASSERT_TRUE(QTest::qWaitFor([&] { return !dock.refreshing(); }, 120'000));
-    EXPECT_EQ(refreshed, 1) << "d's figures came after set_world(b) and were dropped";
+    EXPECT_FALSE(dock.refreshing()) << "no figures to come";
     EXPECT_EQ(elevation_max(), render::layer_stats(b, "elevation").max);
+    dock.refresh_in_background(e);
+    EXPECT_TRUE(dock.refreshing());
+    ASSERT_TRUE(QTest::qWaitFor([&] { return !dock.refreshing(); }, 120'000));
+    EXPECT_EQ(refreshed, 3) << "e's figures alone; d's came after set_world(b) and were dropped";
+    EXPECT_EQ(elevation_max(), render::layer_stats(e, "elevation").max);
 }
 
+// A large file is drawn coarsely first, from a sample of its own vertices, while it loads;
+// the document changes only when the world has loaded and been checked.
 TEST_F(Window_test, ALargeFileIsPreviewedWhileItLoads) {
     QTemporaryDir dir;
     const World before = small_world(500);

@@ -18,6 +18,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QStyle>
+#include <QThreadPool>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -151,6 +152,8 @@ Layers_dock::Layers_dock(QWidget* parent)
     connect(min_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, changed);
     connect(max_, qOverload<double>(&QDoubleSpinBox::valueChanged), this, changed);
     histogram_->clear(tr("Choose a layer to colour the view"));
+    refresh_pool_ = std::make_unique<QThreadPool>();
+    refresh_pool_->setMaxThreadCount(1);
     refresh_watcher_ = new QFutureWatcher<std::shared_ptr<Listing>>(this);
     connect(refresh_watcher_, &QFutureWatcherBase::finished, this, &Layers_dock::refresh_done);
 }
@@ -158,7 +161,7 @@ Layers_dock::Layers_dock(QWidget* parent)
 Layers_dock::~Layers_dock() { refresh_watcher_->waitForFinished(); }
 
 void Layers_dock::set_world(const World& world, bool view_layers_first) {
-    ++refresh_serial_; // a background refresh running now lists an older world
+    ++generation_; // a background refresh running now lists an older world
     queued_world_.reset();
     std::size_t values = 0;
     if (view_layers_first)
@@ -177,10 +180,11 @@ void Layers_dock::set_world(const World& world, bool view_layers_first) {
     list(world, std::move(stats), world.all_hints(), stale_layers(world), nullptr);
 }
 
-bool Layers_dock::refreshing() const { return refresh_running_ || queued_world_; }
+bool Layers_dock::refreshing() const {
+    return queued_world_ || (refresh_running_ && running_generation_ == generation_);
+}
 
 void Layers_dock::refresh_in_background(const World& world) {
-    ++refresh_serial_;
     auto snapshot = std::make_shared<const World>(world);
     if (refresh_running_) {
         queued_world_ = std::move(snapshot);
@@ -192,35 +196,47 @@ void Layers_dock::refresh_in_background(const World& world) {
 void Layers_dock::start_refresh(std::shared_ptr<const World> world,
                                 std::vector<render::Layer_stats> previous) {
     refresh_running_ = true;
+    running_generation_ = generation_;
     refresh_watcher_->setFuture(QtConcurrent::run(
-        [world = std::move(world), previous = std::move(previous), serial = refresh_serial_] {
+        refresh_pool_.get(),
+        [world = std::move(world), previous = std::move(previous), generation = generation_] {
             auto done = std::make_shared<Listing>();
-            done->stats = render::all_layer_stats(*world, 32, previous);
-            done->hints = world->all_hints();
-            done->stale = stale_layers(*world);
-            done->serial = serial;
-            done->world = world;
+            done->generation = generation;
+            try {
+                done->stats = render::all_layer_stats(*world, 32, previous);
+                done->hints = world->all_hints();
+                done->stale = stale_layers(*world);
+                done->world = world;
+            } catch (...) {
+                // Out of memory, or no thread to share the pass with: the rows stay as they
+                // are, and the next pause in editing asks again.
+                done->failed = true;
+            }
             return done;
         }));
 }
 
 void Layers_dock::refresh_done() {
-    if (refresh_watcher_->future().resultCount() == 0) return;
-    std::shared_ptr<Listing> done = refresh_watcher_->future().result();
-    refresh_watcher_->setFuture(QFuture<std::shared_ptr<Listing>>());
+    // Setting the empty future below may report a finish of its own: only the pass counts.
+    if (!refresh_running_ || !refresh_watcher_->isFinished()) return;
     refresh_running_ = false;
-    if (queued_world_) {
-        // Newer edits came meanwhile: their world is computed instead, reusing these figures
-        // for the layers they left alone.
-        start_refresh(std::move(queued_world_), std::move(done->stats));
-        queued_world_.reset();
-        return;
+    std::shared_ptr<Listing> done = refresh_watcher_->future().resultCount() > 0
+                                        ? refresh_watcher_->future().result()
+                                        : nullptr;
+    refresh_watcher_->setFuture(QFuture<std::shared_ptr<Listing>>());
+    const bool listed = done && !done->failed && done->generation == generation_;
+    if (listed) {
+        const World& world = *done->world;
+        list(world, std::move(done->stats), std::move(done->hints), std::move(done->stale),
+             std::move(done->world));
     }
-    if (done->serial != refresh_serial_) return; // set_world listed a newer world meanwhile
-    const World& world = *done->world;
-    list(world, std::move(done->stats), std::move(done->hints), std::move(done->stale),
-         std::move(done->world));
-    Q_EMIT stats_refreshed();
+    if (queued_world_) {
+        // Edits came meanwhile: their world is computed next, reusing the figures listed for
+        // the layers they left alone.
+        start_refresh(std::move(queued_world_), stats_);
+        queued_world_.reset();
+    }
+    if (listed) Q_EMIT stats_refreshed();
 }
 
 // Lists `stats` of `world` (with its hints and stale layers); `snapshot`, when given, is a

@@ -21,6 +21,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
+class QThreadPool;
 class QTreeWidget;
 template <class T>
 class QFutureWatcher;
@@ -50,19 +51,22 @@ public:
     /// layer). With `view_layers_first` on a world whose layers hold at least
     /// figures_first_from() values, only the figures the view needs are computed now (the shown
     /// layer's and elevation's, for colours, relief and legend); the other rows say "…" until
-    /// the next set_world, or until one is shown. A new document's picture then waits for two
-    /// layers, not for all of them (half a second at 10M).
-    /// Drops the result of any background refresh asked for before.
+    /// the next refresh (refresh_in_background or set_world), or until one is shown. A new
+    /// document's picture then waits for two layers, not for all of them (half a second at
+    /// 10M). Drops the result of any background refresh asked for before.
     void set_world(const World& world, bool view_layers_first = false);
-    /// set_world(world) with the figures computed on a worker thread from a copy-on-write
-    /// snapshot of `world`: the GUI thread only lists them once they are ready (at ten million
-    /// vertices a full pass takes a quarter of a second), then emits stats_refreshed. Until
-    /// then the rows keep their figures. A call while one runs waits for it, and then only the
-    /// newest world asked for is computed; a set_world meanwhile drops the result.
+    /// set_world(world) with the figures computed on a worker thread of the dock's own from a
+    /// copy-on-write snapshot of `world`: the GUI thread only lists them once they are ready (a
+    /// full pass at ten million vertices takes most of a second), then emits stats_refreshed.
+    /// Until then the rows keep their figures. A call while one runs waits for it: that one's
+    /// figures are listed, then only the newest world asked for meanwhile is computed. A
+    /// set_world meanwhile drops the result of every earlier call. A pass that fails (out of
+    /// memory) lists nothing and leaves the rows as they were.
     void refresh_in_background(const World& world);
-    /// True from refresh_in_background until its figures are listed or dropped.
+    /// True from refresh_in_background until figures that will be listed are (not counting a
+    /// pass whose result a set_world has made obsolete).
     bool refreshing() const;
-    /// True while some layers' figures wait for the next set_world.
+    /// True while some layers' figures wait for the next refresh.
     bool stats_pending() const { return pending_world_ != nullptr; }
     /// Values (over all typed layers) from which set_world(world, true) leaves figures for
     /// later; 2^26 by default (about 2.8M vertices of the default pipeline's world). For tests.
@@ -100,7 +104,8 @@ private:
         std::vector<render::Layer_stats> stats;
         std::map<std::string, Layer_hints, std::less<>> hints;
         std::vector<Stale_layer> stale;
-        std::uint64_t serial = 0; // refresh_serial_ when it was asked for
+        std::uint64_t generation = 0; // generation_ when it was asked for
+        bool failed = false;          // the pass threw: nothing to list
     };
     void list(const World& world, std::vector<render::Layer_stats> stats,
               std::map<std::string, Layer_hints, std::less<>> layer_hints,
@@ -130,13 +135,16 @@ private:
     // The world whose pending figures are still to be computed (a copy-on-write snapshot), so
     // that a pending layer shown meanwhile gets its figures at once.
     std::shared_ptr<const World> pending_world_;
-    // The background refresh: its worker, the newest world asked for while it runs, and the
-    // serial of the newest request (set_world counts as one), which a result must carry to be
-    // listed.
+    // The background refresh: a thread of its own (the shared pool builds the view's scenes,
+    // which must not queue behind a pass), its watcher, the newest world asked for while a
+    // pass runs, and the generation: set_world starts a new one, and only a result of the
+    // current generation is listed.
+    std::unique_ptr<QThreadPool> refresh_pool_;
     QFutureWatcher<std::shared_ptr<Listing>>* refresh_watcher_ = nullptr;
     bool refresh_running_ = false; // from start_refresh until refresh_done takes its result
+    std::uint64_t running_generation_ = 0;
     std::shared_ptr<const World> queued_world_;
-    std::uint64_t refresh_serial_ = 0;
+    std::uint64_t generation_ = 0;
 };
 
 } // namespace orbis::ui

@@ -51,9 +51,10 @@ enum class Shading {
 /// A build lays triangles out along the sphere's space-filling curve
 /// (orbis/core/sphere_curve.hpp), not in index order, so that the triangles of one region lie
 /// together and an edit's patch goes to the GPU in a few runs; face_of says which face each
-/// draws. Smooth output vertices are the vertex slots themselves (output o draws vertex slot
-/// o; a dead slot's entries are drawn by no triangle), so that no map between the two is kept
-/// (at ten million vertices, two arrays of 40 MB); flat ones say their vertex in vertex_of.
+/// draws (unless they are in slot order, below). Smooth output vertices are the vertex slots
+/// themselves (output o draws vertex slot o; a dead slot's entries are drawn by no triangle), so
+/// that no map between the two is kept (at ten million vertices, two arrays of 40 MB); flat ones
+/// say their vertex in vertex_of.
 ///
 /// Smooth triangles built without indices may instead be laid out by face slot (in_slot_order):
 /// triangle t draws face slot t, or nothing while that slot is free. That order is chosen only
@@ -247,9 +248,11 @@ Triangle_index index_triangles(const Triangle_buffers& b, const Mesh& m);
 /// listed and the faces around the vertices listed are rewritten, new faces are appended (and
 /// flat corners; smooth outputs grow with the vertex slots), deleted faces become degenerate
 /// triangles (all corners at one point, face_of no_face, flat vertex_of no_vertex) that draw
-/// nothing, and smooth normals are recomputed around every rewritten corner. The result draws what
-/// triangles() would draw, in another order. Returns what was rewritten. Cost O(listed elements ×
-/// valence). \throws std::invalid_argument when `positions` is shorter than the vertex slots.
+/// nothing, and smooth normals are recomputed around every rewritten corner. Triangles in slot
+/// order instead grow with the face slots (face i stays triangle i; `index` is not used). The
+/// result draws what triangles() would draw, in another order. Returns what was rewritten. Cost
+/// O(listed elements × valence). \throws std::invalid_argument when `positions` is shorter than the
+/// vertex slots.
 Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions,
                              std::span<const Vertex> vertices, std::span<const Face> faces,
                              Triangle_buffers& b, Triangle_index& index);

@@ -75,7 +75,8 @@ struct Scene {
     /// keep no indices (Triangle_buffers::with_indices), and an upload reads them from it.
     const Mesh* mesh = nullptr;
     /// Where each face of `mesh` is in the triangles, when known: an upload of triangles
-    /// without indices then reads the mesh face by face (see smooth_indices_by_face).
+    /// without indices then reads the mesh face by face (see smooth_indices_by_face). Empty,
+    /// and not read, for triangles in slot order (Triangle_buffers::in_slot_order).
     const Triangle_index* triangle_index = nullptr;
     Scene_part<Triangle_buffers> triangles;      ///< primal triangles
     Scene_part<Voronoi_buffers> voronoi;         ///< Voronoi cell fans

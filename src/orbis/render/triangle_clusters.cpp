@@ -163,6 +163,11 @@ std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const
     return out;
 }
 
+Triangle_cluster triangle_cluster(const Triangle_buffers& b, std::size_t k, const Mesh* m) {
+    require_mesh(b, m);
+    return bound_cluster(b, m, k);
+}
+
 std::vector<Triangle_cluster>
 triangle_clusters_by_face(const Mesh& m, std::span<const glm::vec3> positions,
                           std::span<const std::uint32_t> triangle_of_face,

@@ -46,6 +46,12 @@ struct Triangle_cluster {
 /// \throws std::invalid_argument for triangles without indices and no mesh.
 std::vector<Triangle_cluster> triangle_clusters(const Triangle_buffers& b, const Mesh* m = nullptr);
 
+/// Cluster `k` of triangle_clusters(b, m) alone, for a caller that samples a few. Precondition:
+/// k < (triangle count + cluster_triangles - 1) / cluster_triangles. O(cluster_triangles).
+/// \throws std::invalid_argument as triangle_clusters().
+Triangle_cluster triangle_cluster(const Triangle_buffers& b, std::size_t k,
+                                  const Mesh* m = nullptr);
+
 /// triangle_clusters() of the triangles of mesh `m`'s faces: face slot f is triangle
 /// triangle_of_face[f] (UINT32_MAX: no triangle) of `triangle_count`, its corners those the
 /// face names, at `positions` (indexed by vertex slot). Reads the faces in slot order, in which

@@ -411,10 +411,12 @@ void Viewport::prepare_triangles() {
     const bool normals = options_.shading != render::Shading::flat;
     const bool current = QOpenGLContext::currentContext() == context();
     if (!current) makeCurrent();
-    // Shared vertices are the vertex slots, dead ones included (see Triangle_buffers); the
-    // triangles are the face slots when the build keeps them in slot order, otherwise the live
-    // faces: room for the slots fits either.
-    renderer_.prepare_triangles(world_->mesh().vertex_slots(), 3 * world_->mesh().face_slots(),
+    // Shared vertices are the vertex slots, dead ones included (see Triangle_buffers). The
+    // triangles are the live faces, or the face slots when the build keeps them in slot order:
+    // storage for the faces, with its room, fits the slots while fewer than an eighth of them
+    // are free (the default pipeline's 10M world: 11.7 %); otherwise the upload allocates anew.
+    // Not storage for the slots: it is touched ahead, and at 10M that is 27 MB more at the peak.
+    renderer_.prepare_triangles(world_->mesh().vertex_slots(), 3 * world_->mesh().face_count(),
                                 coloured, normals);
     if (!current) doneCurrent();
 }

@@ -575,7 +575,9 @@ Buffer_dirt update_triangles(const Mesh& m, std::span<const glm::vec3> positions
     if (!smooth)
         for (const std::uint32_t o : dirt.vertices)
             moved.push_back(o / 3);
-    update_triangle_clusters(b, moved, b.clusters, &m);
+    // Every appended triangle is listed: slot order lists the new slots, the curve's
+    // append_triangle() calls.
+    update_triangle_clusters(b, moved, b.clusters, &m, true);
     return dirt;
 }
 

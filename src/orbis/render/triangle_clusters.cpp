@@ -224,7 +224,8 @@ triangle_clusters_by_face(const Mesh& m, std::span<const glm::vec3> positions,
 }
 
 void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::uint32_t> triangles,
-                              std::vector<Triangle_cluster>& clusters, const Mesh* m) {
+                              std::vector<Triangle_cluster>& clusters, const Mesh* m,
+                              bool appended_listed) {
     require_mesh(b, m);
     const std::size_t old_count = clusters.size();
     const std::size_t count = cluster_count(b.triangle_count());
@@ -234,8 +235,9 @@ void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::ui
     for (const std::uint32_t t : triangles)
         if (t / cluster_triangles < count)
             touched.push_back(static_cast<std::uint32_t>(t / cluster_triangles));
-    // The last old cluster may have been short and gained appended triangles.
-    for (std::size_t k = old_count == 0 ? 0 : old_count - 1; k < count; ++k)
+    // The last old cluster may have been short and gained appended triangles (listed, or not).
+    const std::size_t first_new = old_count == 0 || appended_listed ? old_count : old_count - 1;
+    for (std::size_t k = first_new; k < count; ++k)
         touched.push_back(static_cast<std::uint32_t>(k));
     std::sort(touched.begin(), touched.end());
     touched.erase(std::unique(touched.begin(), touched.end()), touched.end());

@@ -66,9 +66,12 @@ triangle_clusters_by_face(const Mesh& m, std::span<const glm::vec3> positions,
 /// Brings `clusters` up to `b` after the listed triangles (any order, repeats allowed) were
 /// rewritten and triangles appended: recomputes the clusters that hold them, and those past
 /// the end of `clusters`. Gives what triangle_clusters(b) gives. O(clusters touched ×
-/// cluster_triangles). Corners as triangle_clusters(), and the same refusal.
+/// cluster_triangles). Corners as triangle_clusters(), and the same refusal. With
+/// `appended_listed`, the caller lists every appended triangle too, so that the last old cluster
+/// (which may have been short) is not recomputed unless it holds one: a cluster less per edit.
 void update_triangle_clusters(const Triangle_buffers& b, std::span<const std::uint32_t> triangles,
-                              std::vector<Triangle_cluster>& clusters, const Mesh* m = nullptr);
+                              std::vector<Triangle_cluster>& clusters, const Mesh* m = nullptr,
+                              bool appended_listed = false);
 
 /// True when an eye at `eye` sees only the backs of the cluster's triangles, with a margin of
 /// about a thousandth of a radian for rounding: back-face culling would drop every one.

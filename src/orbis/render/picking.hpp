@@ -44,7 +44,7 @@ struct Pick {
 /// there is still a live face containing the point exactly, the lowest id among the neighbours
 /// tested.
 ///
-/// Index: a cube map of face ids (about two vertices per cell) gives the walk a start near the
+/// Index: a cube map of face ids (about 32 vertices per cell) gives the walk a start near the
 /// entry direction. It only affects speed: every entry is checked with Mesh::contains, and the
 /// exact walk from there does not trust the entry to be near, so a stale index after edits stays
 /// correct. update() rebuilds it (O(vertices)) when the mesh or the position layer changed since

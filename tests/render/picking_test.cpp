@@ -195,6 +195,27 @@ TEST(Picking, ALargeWorldsPickerFindsEveryVertex) {
     }
 }
 
+// Under 768 vertices the index has one start cell per cube side: every pick walks across a
+// side, and must still land on the lowest-id face containing its point.
+TEST(Picking, ASmallWorldsCoarseIndexPicksExactly) {
+    for (const std::uint32_t count : {12u, 200u, 700u}) {
+        const World w = sphere_world(count, 0.5f);
+        const Picker picker(w);
+        std::mt19937_64 rng(count);
+        std::normal_distribution<double> normal;
+        for (int i = 0; i < 300; ++i) {
+            const glm::dvec3 target =
+                glm::normalize(glm::dvec3(normal(rng), normal(rng), normal(rng)));
+            const auto p = picker.pick(w, ray_toward(target, glm::dvec3(0.0)));
+            ASSERT_TRUE(p.has_value()) << count << " vertices, ray " << i;
+            expect_consistent(w, *p);
+            const auto f = picker.locate(w, target);
+            ASSERT_TRUE(f.has_value());
+            EXPECT_EQ(*f, brute_force_locate(w, target)) << count << " vertices, ray " << i;
+        }
+    }
+}
+
 TEST(Picking, RayTowardFaceCentroidPicksIt) {
     const World w = sphere_world(20000, 0.5f, 3.f);
     const Picker picker(w);

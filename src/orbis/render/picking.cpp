@@ -210,11 +210,11 @@ bool Picker::update(const World& world) {
     max_radius_ = 0.0;
     if (!pos) return true;
     const Mesh& m = world.mesh();
-    // About 32 vertices per cell, each cell keeping a face at one of its vertices: a start about
-    // six faces from the target, a fraction of a microsecond of walking. Two vertices per cell
-    // walked a little less but held 36 MB at 9M vertices while building, which set the editor's
-    // peak memory when it came after a large world's first frame. One pass over the vertices
-    // (not the faces) keeps this cheap.
+    // About 32 vertices per cell, each cell keeping a face at one of its vertices: a start a few
+    // faces from the target (a random pick walks a few microseconds longer than from a face per
+    // two vertices). A face per two vertices held 36 MB at 9M vertices while building, which set
+    // the editor's peak memory when it came after a large world's first frame. One pass over
+    // the vertices (not the faces) keeps this cheap.
     resolution_ =
         std::max<std::uint32_t>(1, std::uint32_t(std::sqrt(double(m.vertex_count()) / 192.0)));
     cells_.assign(std::size_t(6) * resolution_ * resolution_, empty_cell);

@@ -60,8 +60,9 @@ public:
     explicit Picker(const World& world);
 
     /// Rebuilds the index when `world`'s mesh or position layer changed since the last build;
-    /// returns whether it rebuilt. O(1) when nothing changed, else O(vertices), ~60-110 ms per
-    /// million vertices. Needed for correctness only after positions moved beyond max_radius().
+    /// returns whether it rebuilt. O(1) when nothing changed, else O(vertices), ~25 ms per
+    /// million vertices on two threads. Needed for correctness only after positions moved beyond
+    /// max_radius().
     bool update(const World& world);
 
     /// The first face of `world` that `ray` hits from its front side, or nothing when the ray

@@ -111,6 +111,8 @@ private:
     void seed_edited();
     void flip_boundary(bool thorough = false);
     bool remove_vertex(std::uint32_t s, std::uint32_t o, bool untangling = false);
+    bool still_folded(std::uint32_t a, std::uint32_t b, std::uint32_t c);
+    bool relocate(std::uint32_t v);
     std::pair<int, int> folds_around(Edge e);
     void touch(Vertex v);
     std::uint32_t going_under(std::uint32_t u, std::uint32_t v) const;
@@ -338,7 +340,8 @@ void Mover::seed_boundary_quads() {
 }
 
 // Lawson flips on the queued edges whose quad spans two plates (a quad inside one plate moves
-// rigidly and stays Delaunay), following every edge a flip makes suspect.
+// rigidly and stays Delaunay, but around a vertex relocate() moved, where the final pass over
+// every edge restores it), following every edge a flip makes suspect.
 void Mover::flip_boundary(bool thorough) {
     std::int64_t budget = 64 * std::int64_t(stack_.size()) + 1024;
     while (!stack_.empty()) {
@@ -462,6 +465,59 @@ bool Mover::remove_vertex(std::uint32_t s, std::uint32_t o, bool untangling) {
     }
     ++out_.refused;
     return false;
+}
+
+// Whether (a, b, c) is still a face of the mesh, and folded.
+bool Mover::still_folded(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+    const Mesh& m = **lock_;
+    if (!m.contains(Vertex(a)) || !m.contains(Vertex(b)) || !m.contains(Vertex(c))) return false;
+    const Edge e = m.find_edge(Vertex(a), Vertex(b));
+    if (!e.valid() || !e.left(m).valid() || e.left_prev(m).origin(m).index() != c) return false;
+    return orientation_on_sphere(at(a), at(b), at(c)) <= 0;
+}
+
+// Moves v to the mean direction of its neighbours, at its own distance from the centre, when
+// that unfolds every face around v and moves it by no more than the target spacing. A way out
+// of a fold whose corners no collapse can remove (each would fold as many faces as it unfolds):
+// the mean of a ring lies inside it wherever the ring is convex enough. The vertex then moves
+// with its plate from there. Only the faces around v change, so touching v and its ring tells
+// every scan what to look at again; quads around v inside one plate may stop being Delaunay,
+// which the non-thorough flips leave to the final pass over every edge.
+bool Mover::relocate(std::uint32_t v) {
+    const Mesh& m = **lock_;
+    if (!m.contains(Vertex(v))) return false;
+    glm::dvec3 sum(0);
+    for (const Vertex n : Vertex(v).neighbors(m)) {
+        const glm::dvec3 q(at(n.index()));
+        const double length = glm::length(q);
+        if (length > 0) sum += q / length;
+    }
+    const double length = glm::length(sum);
+    const glm::vec3 here = at(v);
+    if (!(length > 0)) return false;
+    const glm::vec3 target(sum / length * glm::length(glm::dvec3(here)));
+    int now = 0, after = 0;
+    for (const Edge out : Vertex(v).edges(m)) {
+        if (!out.left(m).valid()) continue;
+        const glm::vec3 u = at(out.dest(m).index());
+        const glm::vec3 w = at(out.left_prev(m).origin(m).index());
+        now += orientation_on_sphere(here, u, w) <= 0;
+        after += orientation_on_sphere(target, u, w) <= 0;
+    }
+    // Moves that merely trade folds wander, and long ones stretch edges into splits.
+    if (now == 0 || after > 0 || glm::distance(glm::dvec3(here), glm::dvec3(target)) > spacing_)
+        return false;
+    place(v, target);
+    p0_[v] = glm::transpose(turn_[std::size_t(plate_[v])]) * glm::dvec3(target);
+    ++out_.moved;
+    rest_[v] = unknown;
+    touch(Vertex(v));
+    edited_.push_back(v);
+    for (const Vertex n : Vertex(v).neighbors(m)) {
+        rest_[n.index()] = unknown;
+        touch(n);
+    }
+    return true;
 }
 
 void Mover::repair_edges() {
@@ -593,7 +649,8 @@ void Mover::repair_edges() {
     }
 }
 
-// Faces folded at a boundary lose a vertex that goes under; what cannot be fixed is counted.
+// Faces folded at a boundary lose a vertex that goes under, or in late rounds may have a corner
+// moved (relocate()); what cannot be fixed is counted.
 void Mover::untangle() {
     for (int round = 0; round < 12; ++round) {
         std::vector<std::array<std::uint32_t, 3>> folded;
@@ -643,7 +700,7 @@ void Mover::untangle() {
         }
         for (const auto& [a, b, c] : folded) {
             // The side that goes under first; a face inside one plate folds only after a
-            // sideways flip of a fold that motion made, and losing any corner untangles it.
+            // sideways flip of a fold that motion made, or what collapses at a trench leave.
             std::array<std::uint32_t, 3> order{a, b, c};
             for (const auto& [x, y] : {std::pair{a, b}, std::pair{b, c}, std::pair{c, a}}) {
                 if (!cross(x, y)) continue;
@@ -651,8 +708,20 @@ void Mover::untangle() {
                 order = {s, o, a + b + c - s - o}; // unsigned wrap-around keeps the third
                 break;
             }
-            // Late rounds also take collapses that only move a fold (it may then flip away).
+            // Late rounds also take collapses that only move a fold (it may then flip away), so
+            // they act only on faces still folded; before that they try moving a corner.
             untangle_even_ = round >= 5;
+            if (untangle_even_) {
+                if (!still_folded(a, b, c)) continue;
+                if (relocate(order[0]) || relocate(order[1]) || relocate(order[2])) continue;
+                // Then the corner with fewest neighbours first, even before the side that goes
+                // under: a vertex of three inside a fold is the usual remnant of collapses around
+                // it, and removing it lets the next collapse count.
+                const Mesh& m = **lock_;
+                std::stable_sort(order.begin(), order.end(), [&](std::uint32_t x, std::uint32_t y) {
+                    return Vertex(x).valence(m) < Vertex(y).valence(m);
+                });
+            }
             for (std::size_t i = 0; i < 3; ++i)
                 if (remove_vertex(order[i], order[(i + 1) % 3], true)) break;
         }

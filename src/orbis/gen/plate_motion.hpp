@@ -18,6 +18,7 @@ struct Plate_motion {
     std::int64_t substeps = 0, flips = 0, splits = 0, collapses = 0;
     std::int64_t refused = 0; ///< collapses the mesh refused or that would have folded a face
     std::int64_t folded = 0;  ///< faces left folded at the plate boundaries
+    std::int64_t moved = 0;   ///< moves of a vertex off its plate's path to untangle a fold
     double motion_ms = 0;     ///< rotating the points
     double repair_ms = 0;     ///< the mesh repairs
     /// Vertices made by ridge splits that are still alive, with their age at the end of the
@@ -45,11 +46,12 @@ struct Motion_settings {
 /// diverging edges longer than about 1.75 times it (more when the mesh has more vertices than
 /// `target_vertices`, fewer when less, so that the count holds; the new vertex is oceanic, of age
 /// 0, on one of the two plates, alternately; so is any edge across a boundary longer than 2.5 times
-/// `spacing`), and untangles any face folded at a boundary. Ends with a Lawson pass over every
-/// edge. Writes position, the mesh (every layer follows the edits) and the plate_id of new
-/// vertices. Reads crust_type and crust_age (to choose which side goes under) when present.
-/// Preconditions: plate_id is in range for every live vertex. Cost: O(vertices + edges) once, plus
-/// O(boundary vertices) per sub-step.
+/// `spacing`), and untangles any face folded at a boundary (by flips and collapses, and in late
+/// rounds by moving a corner, by at most `spacing`, to where every face around it unfolds). Ends
+/// with a Lawson pass over every edge. Writes position, the mesh (every layer follows the edits)
+/// and the plate_id of new vertices. Reads crust_type and crust_age (to choose which side goes
+/// under) when present. Preconditions: plate_id is in range for every live vertex. Cost: O(vertices
+/// + edges) once, plus O(boundary vertices) per sub-step.
 Plate_motion move_plates(World& world, std::span<const Plate> plates,
                          const Motion_settings& settings);
 

@@ -310,8 +310,8 @@ void shape_relief(World& world, std::span<const Plate> plates, const Plate_motio
             d_under = geodesic_distances_from(adjacency, positions, radius, fronts.subducting,
                                               std::max(arc_reach, trench_reach));
         else if (task == 1)
-            d_over = geodesic_distances_from(adjacency, positions, radius, fronts.overriding,
-                                             arc_reach);
+            d_over =
+                geodesic_distances_from(adjacency, positions, radius, fronts.overriding, arc_reach);
         else
             d_collision = geodesic_distances_from(adjacency, positions, radius, fronts.collision,
                                                   collision_reach);
@@ -444,6 +444,7 @@ Tectonic_step_stats tectonic_step(World& world, const Tectonics_params& params,
     stats.collapses = motion.collapses;
     stats.refused = motion.refused;
     stats.folded = motion.folded;
+    stats.moved = motion.moved;
 
     const auto relief_start = Clock::now();
     shape_relief(world, plates, motion, params, radius);
@@ -533,6 +534,7 @@ Dict Tectonics_module::run_with(World& world, const Tectonics_params& params,
         total.collapses += s.collapses;
         total.refused += s.refused;
         total.folded += s.folded;
+        total.moved += s.moved;
         total.rifts += s.rifts;
         total.sutures += s.sutures;
     }
@@ -546,6 +548,7 @@ Dict Tectonics_module::run_with(World& world, const Tectonics_params& params,
     report.set("collapses", total.collapses);
     report.set("refused", total.refused);
     report.set("folded", total.folded);
+    report.set("moved", total.moved);
     report.set("rifts", total.rifts);
     report.set("sutures", total.sutures);
     report.set("vertices", std::int64_t(world.mesh().vertex_count()));

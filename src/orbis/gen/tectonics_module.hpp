@@ -84,6 +84,7 @@ struct Tectonic_step_stats {
     std::int64_t substeps = 0, flips = 0, splits = 0, collapses = 0;
     std::int64_t refused = 0; ///< collapses or splits the mesh refused or that would fold
     std::int64_t folded = 0;  ///< faces left folded after the step (0 unless something failed)
+    std::int64_t moved = 0;   ///< moves of a vertex off its plate's path to untangle a fold
     std::int64_t rifts = 0, sutures = 0;
 };
 
@@ -98,14 +99,15 @@ Tectonic_step_stats tectonic_step(World& world, const Tectonics_params& params,
 ///
 /// Each plate is rigid and turns about its Euler pole (the "plates" Dict's axis, and its angular
 /// speed times `speed`). A step cuts the motion into sub-steps short enough that no point moves
-/// more than three quarters of an edge relative to its neighbours across a boundary; in each, the edges
-/// across plate boundaries are repaired on the living mesh: converging edges shorter than half the
-/// local spacing lose the vertex that goes under (oceanic under continental, older oceanic under
-/// younger; of two continents, the denser plate's) by a collapse into the other side, diverging
-/// edges longer than 1.5 times the spacing are split and the new vertex is ocean floor of age 0,
-/// and Lawson flips keep every boundary quad Delaunay. After the motion one Lawson pass over
+/// more than three quarters of an edge relative to its neighbours across a boundary; in each, the
+/// edges across plate boundaries are repaired on the living mesh: converging edges shorter than
+/// half the local spacing lose the vertex that goes under (oceanic under continental, older oceanic
+/// under younger; of two continents, the denser plate's) by a collapse into the other side,
+/// diverging edges longer than 1.5 times the spacing are split and the new vertex is ocean floor of
+/// age 0, and Lawson flips keep every boundary quad Delaunay. After the motion one Lawson pass over
 /// every edge restores the exact Delaunay condition that rounding of the rotated points may
-/// have broken. Within a plate nothing changes shape, so the work is at the boundaries.
+/// have broken. Within a plate nothing changes shape (but for the rare vertex moved by at most the
+/// target spacing to untangle a fold), so the work is at the boundaries.
 ///
 /// Then the relief: the crust ages; oceanic crust relaxes to ocean_depth_for_age (deeper toward
 /// a trench); the overriding side of a subduction front rises (arcs, coastal ranges) in a band
@@ -131,7 +133,7 @@ public:
     /// Reads position, plate_id, "plates" and elevation; writes the mesh and the layers above.
     Layer_uses layers_for(const Tectonics_params& params) const override;
     /// Runs the steps; report {"steps", "time", "substeps", "flips", "splits", "collapses",
-    /// "refused", "folded", "rifts", "sutures", "vertices", "plates"}.
+    /// "refused", "folded", "moved", "rifts", "sutures", "vertices", "plates"}.
     /// \throws std::runtime_error naming the module when position, plate_id, elevation or
     /// "plates" is missing, a plate id is out of range, or `rift` is not a list of plate ids.
     Dict run_with(World& world, const Tectonics_params& params,

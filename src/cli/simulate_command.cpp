@@ -178,8 +178,8 @@ private:
 
 // What the steps did, summed.
 struct Totals {
-    std::int64_t flips = 0, splits = 0, collapses = 0, refused = 0, folded = 0, rifts = 0,
-                 sutures = 0;
+    std::int64_t flips = 0, splits = 0, collapses = 0, refused = 0, folded = 0, rebuilt = 0,
+                 rifts = 0, sutures = 0;
 };
 
 std::int64_t count_in(const Dict& report, std::string_view key) {
@@ -212,6 +212,7 @@ Totals run_whole(World& world, const Module& module, const Dict& params, std::in
             .collapses = count_in(report, "collapses"),
             .refused = count_in(report, "refused"),
             .folded = count_in(report, "folded"),
+            .rebuilt = count_in(report, "rebuilt"),
             .rifts = count_in(report, "rifts"),
             .sutures = count_in(report, "sutures")};
 }
@@ -237,6 +238,7 @@ Totals run_with_frames(World& world, const Module& module, const Dict& params, s
         t.collapses += s.collapses;
         t.refused += s.refused;
         t.folded += s.folded;
+        t.rebuilt += s.rebuilt;
         t.rifts += s.rifts;
         t.sutures += s.sutures;
         progress.done(step);
@@ -356,6 +358,9 @@ int run_simulate(const Simulate_options& o, const Module_registry& registry) {
                 static_cast<long long>(totals.splits), static_cast<long long>(totals.collapses),
                 static_cast<long long>(totals.refused), static_cast<long long>(totals.rifts),
                 static_cast<long long>(totals.sutures));
+    if (totals.rebuilt > 0)
+        std::printf("  %lld step%s ended with a folded face and the mesh was triangulated again\n",
+                    static_cast<long long>(totals.rebuilt), totals.rebuilt == 1 ? "" : "s");
     if (totals.folded > 0)
         std::printf("  warning: %lld faces left folded\n", static_cast<long long>(totals.folded));
     if (frames && frames->count() > 0)

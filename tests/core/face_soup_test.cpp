@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// build_from_face_soup and build_from_closed_triangulation (SPEC "Construction").
+// build_from_face_soup, build_from_closed_triangulation and rebuild_closed_triangulation (SPEC
+// "Construction").
 #include <orbis/core.hpp>
 
 #include "support/checks.hpp"
@@ -325,6 +326,64 @@ TEST(ClosedTriangulation, NeverReturnsAnInvalidMesh) {
     const auto r = build_from_face_soup(6, tris);
     EXPECT_TRUE(test::valid(r.mesh));
     EXPECT_EQ(r.mesh.face_count() + r.refused.size(), tris.size());
+}
+
+/// A level-2 icosphere after `n` collapses: dead vertex slots on the free list, in the order
+/// the collapses freed them.
+Mesh collapsed_icosphere(int n) {
+    const auto shape = test::icosphere(2);
+    Mesh m = build_from_closed_triangulation(shape.vertex_count, shape.triangles,
+                                             test::twin_half_edges(shape.triangles));
+    for (std::uint32_t q = 0; n > 0 && q < m.edge_slots() / 2; q += 7) {
+        const Edge e{2 * q};
+        if (!m.contains(e) || m.try_collapse(e)) continue;
+        --n;
+    }
+    return m;
+}
+
+TEST(RebuiltTriangulation, KeepsTheVertexSlotsAndTheirFreeList) {
+    const Mesh old = collapsed_icosphere(5);
+    ASSERT_EQ(old.vertex_count() + 5, old.vertex_slots());
+    const auto tris = test::face_corners(old);
+    const auto twins = test::twin_half_edges(tris);
+    EXPECT_TRUE(rebuild_closed_triangulation(old, tris, twins, 1) ==
+                rebuild_closed_triangulation(old, tris, twins, 2));
+    for (const unsigned threads : {1u, 2u}) {
+        SCOPED_TRACE(threads);
+        Mesh m = rebuild_closed_triangulation(old, tris, twins, threads);
+        ASSERT_TRUE(test::valid(m));
+        EXPECT_EQ(m.vertex_slots(), old.vertex_slots());
+        EXPECT_EQ(m.vertex_count(), old.vertex_count());
+        for (std::uint32_t v = 0; v < old.vertex_slots(); ++v)
+            EXPECT_EQ(m.contains(Vertex{v}), old.contains(Vertex{v})) << "vertex " << v;
+        EXPECT_EQ(test::face_corners(m), tris);
+        EXPECT_EQ(m.face_slots(), tris.size()); // faces numbered afresh, no holes
+        // New vertices take the ids `old` would have given them, most recently freed first.
+        Mesh copy = old;
+        for (int i = 0; i < 6; ++i)
+            EXPECT_EQ(m.add_vertex(), copy.add_vertex());
+    }
+}
+
+TEST(RebuiltTriangulation, RefusesTrianglesThatDoNotMatchTheLiveVertices) {
+    const auto shape = test::icosphere(2);
+    const auto twins = test::twin_half_edges(shape.triangles);
+    // Every vertex of the full sphere, where some slots are dead.
+    EXPECT_THROW(rebuild_closed_triangulation(collapsed_icosphere(3), shape.triangles, twins),
+                 std::invalid_argument);
+    // A live vertex in no triangle.
+    Mesh grown = build_from_closed_triangulation(shape.vertex_count, shape.triangles, twins);
+    grown.add_vertex();
+    EXPECT_THROW(rebuild_closed_triangulation(grown, shape.triangles, twins),
+                 std::invalid_argument);
+    // An open surface.
+    const auto disc = test::disc(3);
+    Mesh flat;
+    flat.add_vertices(disc.vertex_count);
+    EXPECT_THROW(
+        rebuild_closed_triangulation(flat, disc.triangles, test::twin_half_edges(disc.triangles)),
+        std::invalid_argument);
 }
 
 } // namespace

@@ -78,6 +78,52 @@ TEST_P(DelaunayModuleMoved, RestoresTheDelaunayTriangulationOfMovedPoints) {
 
 INSTANTIATE_TEST_SUITE_P(Distance, DelaunayModuleMoved, ::testing::Values(0.1f, 0.3f, 0.6f, 1.f));
 
+// Collapses leave dead vertex slots; a rebuild keeps them dead, and every id with them.
+TEST(DelaunayModule, RebuildsAMeshWithDeletedVertices) {
+    World world = make_sphere_world({.count = 20000, .perturbation = 0.5f, .seed = 4});
+    {
+        auto lock = world.lock_mesh();
+        int collapsed = 0;
+        for (std::uint32_t q = 0; collapsed < 200 && q < lock->edge_slots() / 2; q += 37)
+            if (lock->contains(Edge(2 * q)) && !lock.try_collapse(Edge(2 * q))) ++collapsed;
+        ASSERT_EQ(collapsed, 200);
+    }
+    const Mesh before = world.mesh();
+    jiggle(world, 1.f, 5);
+    ASSERT_GT(folded_faces(world), 100u);
+    const auto moved = positions_of(world);
+    const Dict report = run_module(world, Delaunay_module{}, {});
+    ASSERT_EQ(report.at("rebuilt"), Dict_value(true));
+    EXPECT_EQ(report.at("non_delaunay"), Dict_value(std::int64_t(0)));
+    const Mesh& m = world.mesh();
+    ASSERT_EQ(m.validate(), std::nullopt);
+    ASSERT_EQ(m.vertex_slots(), before.vertex_slots());
+    for (std::uint32_t v = 0; v < m.vertex_slots(); ++v)
+        ASSERT_EQ(m.contains(Vertex(v)), before.contains(Vertex(v))) << "vertex " << v;
+    const auto p = positions_of(world);
+    EXPECT_EQ(p, moved); // vertex layers keep their values
+    EXPECT_EQ(count_non_delaunay_edges(m, p), 0u);
+    EXPECT_EQ(folded_faces(world), 0u);
+    // Later vertices take the ids they would have taken before.
+    Mesh copy = before;
+    Mesh after = m;
+    for (int i = 0; i < 10; ++i)
+        ASSERT_EQ(after.add_vertex(), copy.add_vertex());
+}
+
+// Points that cannot be triangulated (two with one direction): nothing changes.
+TEST(DelaunayModule, RebuildRefusesPointsItCannotTriangulate) {
+    World world = make_sphere_world({.count = 2000, .perturbation = 0.5f, .seed = 6});
+    {
+        auto [position] = world.lock_layer(position_layer);
+        position[Vertex(1)] = 2.f * position[Vertex(0)];
+    }
+    const World before = world.deep_copy();
+    auto lock = world.lock_mesh();
+    EXPECT_FALSE(rebuild_delaunay(lock, positions_of(before)));
+    EXPECT_TRUE(*lock == before.mesh());
+}
+
 TEST(DelaunayModule, SmallMovesAreRepairedByFlipsAlone) {
     World world = make_sphere_world({.count = 20000, .perturbation = 0.5f, .seed = 4});
     constexpr auto tag = Layer_info<std::int32_t, Layer_type::face>("tag").initial(-1);

@@ -312,6 +312,23 @@ struct Mesh_builder {
         return true;
     }
 
+    // build_closed over old's vertex slots, then old's dead slots marked dead again with its
+    // free list, so that ids handed out later are the ones old would have handed out.
+    static bool build_replacing(Mesh& mesh, const Mesh& old, std::span<const Triangle> tris,
+                                std::span<const std::uint32_t> twin, unsigned threads) {
+        Mesh built;
+        if (!build_closed(built, old.vertex_slots(), tris, twin, threads)) return false;
+        for (std::uint32_t v = 0; v < old.vertex_slots(); ++v) {
+            const bool used = built.vertex_edge_[v].valid();
+            if (used != old.contains(Vertex{v})) return false;
+            if (!used) built.vertex_edge_.set(v, Mesh::deleted_edge);
+        }
+        built.free_vertices_ = old.free_vertices_;
+        built.vertex_count_ = old.vertex_count();
+        mesh = std::move(built);
+        return true;
+    }
+
     template <class T, std::size_t Bits>
     static void assign(Chunked_array<T, Bits>& dst, const std::vector<T>& src) {
         constexpr std::size_t n = Chunked_array<T, Bits>::chunk_size;
@@ -383,6 +400,17 @@ Mesh build_from_closed_triangulation(std::uint32_t vertex_count,
         if (!Vertex{v}.edge(mesh).valid())
             throw std::invalid_argument("build_from_closed_triangulation: vertex " +
                                         std::to_string(v) + " is in no triangle");
+    return mesh;
+}
+
+Mesh rebuild_closed_triangulation(const Mesh& old, std::span<const Triangle> triangles,
+                                  std::span<const std::uint32_t> opposite, unsigned threads) {
+    Mesh mesh;
+    if (!Mesh_builder::build_replacing(mesh, old, triangles, opposite, threads))
+        throw std::invalid_argument("rebuild_closed_triangulation: the " +
+                                    std::to_string(triangles.size()) +
+                                    " triangles are not a closed manifold triangulation of the " +
+                                    std::to_string(old.vertex_count()) + " live vertices");
     return mesh;
 }
 

@@ -62,4 +62,14 @@ Mesh build_from_closed_triangulation(std::uint32_t vertex_count,
                                      std::span<const Triangle> triangles,
                                      std::span<const std::uint32_t> opposite, unsigned threads = 1);
 
+/// build_from_closed_triangulation for a mesh that takes `old`'s place, as
+/// Mesh_lock::replace_connectivity wants it: the triangles use exactly old's live vertices, and the
+/// result has old's vertex slots, live vertices and free list of vertex ids (so later splits
+/// reuse the ids they would have reused in `old`). Faces and edges are numbered afresh, as
+/// build_from_closed_triangulation numbers them. O(triangles + vertex slots).
+/// \throws std::invalid_argument if the input is not a closed manifold triangulation, leaves out
+/// a live vertex of `old` or uses a dead one; std::system_error if a second thread cannot start.
+Mesh rebuild_closed_triangulation(const Mesh& old, std::span<const Triangle> triangles,
+                                  std::span<const std::uint32_t> opposite, unsigned threads = 1);
+
 } // namespace orbis

@@ -203,6 +203,32 @@ Lawson_result lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p) {
         std::move(queued));
 }
 
+bool rebuild_delaunay(Mesh_lock& lock, std::span<const glm::vec3> positions) {
+    const Mesh& m = *lock;
+    // The live points only: the triangulation needs every point it is given in a triangle.
+    std::vector<std::uint32_t> live;
+    std::vector<glm::vec3> points;
+    live.reserve(m.vertex_count());
+    points.reserve(m.vertex_count());
+    for (const Vertex v : m.vertices()) {
+        live.push_back(v.index());
+        points.push_back(positions[v.index()]);
+    }
+    Sphere_triangulation t;
+    try {
+        t = delaunay_on_sphere(points);
+    } catch (const std::invalid_argument&) {
+        return false;
+    }
+    for (auto& triangle : t.triangles)
+        for (std::uint32_t& corner : triangle)
+            corner = live[corner];
+    Mesh rebuilt =
+        rebuild_closed_triangulation(m, t.triangles, t.opposite, parallel_parts(m.vertex_slots()));
+    lock.replace_connectivity(std::move(rebuilt));
+    return true;
+}
+
 std::string_view Delaunay_module::description() const {
     return "restores the Delaunay condition after vertices moved, by edge flips (Lawson) with "
            "exact predicates on the sphere; reads 'position', changes the mesh";
@@ -229,13 +255,8 @@ Dict Delaunay_module::run_with(World& world, const No_parameters&, const Progres
     std::size_t left = r.blocked == 0 ? 0
                                       : count_non_delaunay_edges(*lock, positions) +
                                             count_folded_faces(*lock, positions);
-    const bool rebuild = left > 0 && lock->vertex_count() == lock->vertex_slots();
-    if (rebuild) {
-        const auto t = delaunay_on_sphere(positions);
-        lock.replace_connectivity(build_from_closed_triangulation(
-            lock->vertex_slots(), t.triangles, t.opposite, parallel_parts(lock->vertex_slots())));
-        left = 0;
-    }
+    const bool rebuild = left > 0 && rebuild_delaunay(lock, positions);
+    if (rebuild) left = 0;
     Dict report;
     report.set("flips", std::int64_t(r.flips));
     report.set("rebuilt", rebuild);

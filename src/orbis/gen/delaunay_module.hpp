@@ -63,14 +63,22 @@ Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions
 /// to build and check first. Cost: O(flips + quad-edge slots, dead ones included).
 Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions);
 
+/// Replaces the connectivity of the locked mesh with the Delaunay triangulation of its live
+/// vertices (delaunay_on_sphere of their `positions`, indexed by vertex slot): every vertex id,
+/// the free list and vertex layers survive; faces and edges are numbered afresh and face and edge
+/// layers start over from their initial values. The repair of last resort for folds that flips
+/// cannot untangle. Returns false, with nothing changed, when delaunay_on_sphere refuses the live
+/// points (fewer than 4, a non-finite coordinate, a point at the origin, two with the same
+/// direction, all on one circle). Cost: O(V log V) and a new mesh.
+bool rebuild_delaunay(Mesh_lock& mesh, std::span<const glm::vec3> positions);
+
 /// `delaunay`: restores the Delaunay condition after vertices moved, by edge flips. Reads
 /// `position`; changes only the mesh (layers follow every flip as their infos say).
 ///
-/// Flips cannot always untangle faces folded by large moves. When some remain and the mesh has
-/// no deleted vertices, the module triangulates the points afresh (delaunay_on_sphere) and
-/// replaces the connectivity: vertex ids and vertex layers survive, face and edge layers are
-/// reset to their initial values, and the report says "rebuilt". With deleted vertices it
-/// reports what is left instead.
+/// Flips cannot always untangle faces folded by large moves. When some remain, the module
+/// rebuilds the mesh (rebuild_delaunay): vertex ids and vertex layers survive, face and edge
+/// layers are reset to their initial values, and the report says "rebuilt". When the points
+/// cannot be triangulated (two with one direction) it reports what is left instead.
 class Delaunay_module final : public Module_of<No_parameters> {
 public:
     /// "delaunay".
@@ -82,8 +90,8 @@ public:
     /// Reads `position`; writes the mesh.
     Layer_uses layers_for(const No_parameters&) const override;
     /// Runs lawson_flips over every edge; report {"flips", "rebuilt", "non_delaunay"}, the
-    /// last the non-Delaunay edges plus folded faces left (0 unless faces folded and the mesh
-    /// could not be rebuilt).
+    /// last the non-Delaunay edges plus folded faces left (0 unless faces folded and the points
+    /// could not be triangulated).
     /// \throws std::runtime_error when the World has no position layer.
     Dict run_with(World& world, const No_parameters&, const Progress& progress) const override;
 };

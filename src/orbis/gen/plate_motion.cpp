@@ -764,41 +764,59 @@ void Mover::update_boundary() {
 void Mover::finish() {
     const auto start = Clock::now();
     set_turns(substeps_);
-    const Mesh& m = **lock_;
-    const std::uint32_t slots = m.vertex_slots();
+    const std::uint32_t slots = (**lock_).vertex_slots();
     grow(slots);
     // As at() would place them, on two threads; dead slots stay at the origin.
     Scratch_vector<glm::vec3> final_positions(slots);
-    parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
-        for (std::uint32_t i = begin; i < end; ++i) {
-            if (!m.contains(Vertex(i))) {
-                final_positions[i] = glm::vec3(0);
-                continue;
+    {
+        const Mesh& m = **lock_; // a rebuild below replaces this mesh
+        parallel_ranges(slots, [&](std::uint32_t begin, std::uint32_t end, unsigned) {
+            for (std::uint32_t i = begin; i < end; ++i) {
+                if (!m.contains(Vertex(i))) {
+                    final_positions[i] = glm::vec3(0);
+                    continue;
+                }
+                final_positions[i] = stamp_[i] == substep_
+                                         ? p_[i]
+                                         : glm::vec3(turn_[std::size_t(plate_[i])] * p0_[i]);
             }
-            final_positions[i] =
-                stamp_[i] == substep_ ? p_[i] : glm::vec3(turn_[std::size_t(plate_[i])] * p0_[i]);
-        }
-    });
+        });
+    }
     out_.motion_ms += ms_since(start);
     const auto repair = Clock::now();
     // Rounding the rotated points may tip nearly cocircular quads anywhere; one pass over every
     // edge puts the exact Delaunay condition back.
     out_.flips += std::int64_t(lawson_flips(*lock_, final_positions).flips);
-    const Mesh& after = **lock_;
-    for (const std::uint32_t a : boundary_) {
-        if (!after.contains(Vertex(a))) continue;
-        for (const Edge e : Vertex(a).edges(after)) {
-            const std::uint32_t b = e.dest(after).index();
-            const std::uint32_t c = e.left_prev(after).origin(after).index();
-            if (a < b && a < c &&
-                orientation_on_sphere(final_positions[a], final_positions[b], final_positions[c]) <=
-                    0)
-                ++out_.folded;
+    // Faces at the boundary that are folded, each counted once, from its lowest corner.
+    const auto count_folds = [&] {
+        const Mesh& after = **lock_;
+        std::int64_t folded = 0;
+        for (const std::uint32_t a : boundary_) {
+            if (!after.contains(Vertex(a))) continue;
+            for (const Edge e : Vertex(a).edges(after)) {
+                const std::uint32_t b = e.dest(after).index();
+                const std::uint32_t c = e.left_prev(after).origin(after).index();
+                if (a < b && a < c &&
+                    orientation_on_sphere(final_positions[a], final_positions[b],
+                                          final_positions[c]) <= 0)
+                    ++folded;
+            }
         }
+        return folded;
+    };
+    out_.folded = count_folds();
+    // The last resort when a fold outlived every repair of the step. Left in place for the next
+    // step, a fold can spread until splits run away (decisions.md), and which local repair
+    // clears a tangle depends on its shape; a new triangulation always clears it.
+    if (out_.folded > 0 && rebuild_delaunay(*lock_, final_positions)) {
+        out_.rebuilt = 1;
+        find_boundary(); // the new edges decide which vertices face another plate
+        out_.folded = count_folds();
     }
+    const Mesh& end = **lock_;
     for (const std::uint32_t v : boundary_)
-        if (after.contains(Vertex(v))) out_.boundary.push_back(v);
-    for (const Vertex v : after.vertices()) {
+        if (end.contains(Vertex(v))) out_.boundary.push_back(v);
+    for (const Vertex v : end.vertices()) {
         const std::uint32_t i = v.index();
         if (born_[i] >= 0) out_.new_crust.emplace_back(i, float(h_ * double(substeps_ - born_[i])));
     }

@@ -19,6 +19,7 @@ struct Plate_motion {
     std::int64_t refused = 0; ///< collapses the mesh refused or that would have folded a face
     std::int64_t folded = 0;  ///< faces left folded at the plate boundaries
     std::int64_t moved = 0;   ///< moves of a vertex off its plate's path to untangle a fold
+    std::int64_t rebuilt = 0; ///< 1 when a fold outlived the repairs and the mesh was rebuilt
     double motion_ms = 0;     ///< rotating the points
     double repair_ms = 0;     ///< the mesh repairs
     /// Vertices made by ridge splits that are still alive, with their age at the end of the
@@ -48,7 +49,9 @@ struct Motion_settings {
 /// 0, on one of the two plates, alternately; so is any edge across a boundary longer than 2.5 times
 /// `spacing`), and untangles any face folded at a boundary (by flips and collapses, and in late
 /// rounds by moving a corner, by at most `spacing`, to where every face around it unfolds). Ends
-/// with a Lawson pass over every edge. Writes position, the mesh (every layer follows the edits)
+/// with a Lawson pass over every edge; if a face is still folded after it, the mesh is rebuilt
+/// as the Delaunay triangulation of the points (rebuild_delaunay; `rebuilt` says so). Writes
+/// position, the mesh (every layer follows the edits, but a rebuild resets face and edge layers)
 /// and the plate_id of new vertices. Reads crust_type and crust_age (to choose which side goes
 /// under) when present. Preconditions: plate_id is in range for every live vertex. Cost: O(vertices
 /// + edges) once, plus O(boundary vertices) per sub-step.

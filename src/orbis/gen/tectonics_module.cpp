@@ -445,6 +445,7 @@ Tectonic_step_stats tectonic_step(World& world, const Tectonics_params& params,
     stats.refused = motion.refused;
     stats.folded = motion.folded;
     stats.moved = motion.moved;
+    stats.rebuilt = motion.rebuilt;
 
     const auto relief_start = Clock::now();
     shape_relief(world, plates, motion, params, radius);
@@ -535,6 +536,7 @@ Dict Tectonics_module::run_with(World& world, const Tectonics_params& params,
         total.refused += s.refused;
         total.folded += s.folded;
         total.moved += s.moved;
+        total.rebuilt += s.rebuilt;
         total.rifts += s.rifts;
         total.sutures += s.sutures;
     }
@@ -549,6 +551,7 @@ Dict Tectonics_module::run_with(World& world, const Tectonics_params& params,
     report.set("refused", total.refused);
     report.set("folded", total.folded);
     report.set("moved", total.moved);
+    report.set("rebuilt", total.rebuilt);
     report.set("rifts", total.rifts);
     report.set("sutures", total.sutures);
     report.set("vertices", std::int64_t(world.mesh().vertex_count()));

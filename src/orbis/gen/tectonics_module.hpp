@@ -85,6 +85,7 @@ struct Tectonic_step_stats {
     std::int64_t refused = 0; ///< collapses or splits the mesh refused or that would fold
     std::int64_t folded = 0;  ///< faces left folded after the step (0 unless something failed)
     std::int64_t moved = 0;   ///< moves of a vertex off its plate's path to untangle a fold
+    std::int64_t rebuilt = 0; ///< 1 when a fold outlived the repairs and the mesh was rebuilt
     std::int64_t rifts = 0, sutures = 0;
 };
 
@@ -106,8 +107,11 @@ Tectonic_step_stats tectonic_step(World& world, const Tectonics_params& params,
 /// diverging edges longer than 1.5 times the spacing are split and the new vertex is ocean floor of
 /// age 0, and Lawson flips keep every boundary quad Delaunay. After the motion one Lawson pass over
 /// every edge restores the exact Delaunay condition that rounding of the rotated points may
-/// have broken. Within a plate nothing changes shape (but for the rare vertex moved by at most the
-/// target spacing to untangle a fold), so the work is at the boundaries.
+/// have broken; in the rare step that ends with a face still folded, the mesh is rebuilt as the
+/// Delaunay triangulation of the points (rebuild_delaunay: vertex ids survive, face and edge
+/// layers start over), so that no fold outlives a step. Within a plate nothing changes shape (but
+/// for the rare vertex moved by at most the target spacing to untangle a fold), so the work is at
+/// the boundaries.
 ///
 /// Then the relief: the crust ages; oceanic crust relaxes to ocean_depth_for_age (deeper toward
 /// a trench); the overriding side of a subduction front rises (arcs, coastal ranges) in a band
@@ -133,9 +137,10 @@ public:
     /// Reads position, plate_id, "plates" and elevation; writes the mesh and the layers above.
     Layer_uses layers_for(const Tectonics_params& params) const override;
     /// Runs the steps; report {"steps", "time", "substeps", "flips", "splits", "collapses",
-    /// "refused", "folded", "moved", "rifts", "sutures", "vertices", "plates"}.
-    /// \throws std::runtime_error naming the module when position, plate_id, elevation or
-    /// "plates" is missing, a plate id is out of range, or `rift` is not a list of plate ids.
+    /// "refused", "folded", "moved", "rebuilt", "rifts", "sutures", "vertices", "plates"};
+    /// "rebuilt" counts the steps whose mesh was rebuilt. \throws std::runtime_error naming the
+    /// module when position, plate_id, elevation or "plates" is missing, a plate id is out of
+    /// range, or `rift` is not a list of plate ids.
     Dict run_with(World& world, const Tectonics_params& params,
                   const Progress& progress) const override;
 };

@@ -154,6 +154,9 @@ private:
     std::vector<std::int32_t> next_check_;
     std::vector<std::int32_t> checked_; // the sub-step repair_edges() last judged the vertex
     std::vector<std::uint32_t> boundary_, touched_;
+    // Vertices an edit touched that then had no neighbour on another plate (repeats allowed):
+    // untangle() watches the boundary only, so finish() looks for folds around these too.
+    std::vector<std::uint32_t> inland_;
     // Boundary vertices untangle() must look at again: found with a folded face, or touched
     // since they were last found without one.
     std::vector<std::uint32_t> rescan_;
@@ -753,6 +756,7 @@ void Mover::update_boundary() {
                 boundary_.push_back(v);
                 break;
             }
+        if (!in_boundary_[v]) inland_.push_back(v);
     }
     rescan_.insert(rescan_.end(), touched_.begin(), touched_.end());
     touched_.clear();
@@ -787,22 +791,28 @@ void Mover::finish() {
     // Rounding the rotated points may tip nearly cocircular quads anywhere; one pass over every
     // edge puts the exact Delaunay condition back.
     out_.flips += std::int64_t(lawson_flips(*lock_, final_positions).flips);
-    // Faces at the boundary that are folded, each counted once, from its lowest corner.
+    // Folded faces around the boundary and the vertices edits left inland: the only places
+    // where an edit can have folded one (a plate moves rigidly).
     const auto count_folds = [&] {
         const Mesh& after = **lock_;
-        std::int64_t folded = 0;
-        for (const std::uint32_t a : boundary_) {
-            if (!after.contains(Vertex(a))) continue;
-            for (const Edge e : Vertex(a).edges(after)) {
-                const std::uint32_t b = e.dest(after).index();
-                const std::uint32_t c = e.left_prev(after).origin(after).index();
-                if (a < b && a < c &&
-                    orientation_on_sphere(final_positions[a], final_positions[b],
-                                          final_positions[c]) <= 0)
-                    ++folded;
+        std::vector<std::array<std::uint32_t, 3>> folded; // lowest corner first
+        for (const auto* list : {&boundary_, &inland_})
+            for (const std::uint32_t a : *list) {
+                if (!after.contains(Vertex(a))) continue;
+                for (const Edge e : Vertex(a).edges(after)) {
+                    const std::uint32_t b = e.dest(after).index();
+                    const std::uint32_t c = e.left_prev(after).origin(after).index();
+                    if (orientation_on_sphere(final_positions[a], final_positions[b],
+                                              final_positions[c]) > 0)
+                        continue;
+                    std::array<std::uint32_t, 3> face{a, b, c};
+                    std::rotate(face.begin(), std::min_element(face.begin(), face.end()),
+                                face.end());
+                    folded.push_back(face);
+                }
             }
-        }
-        return folded;
+        std::sort(folded.begin(), folded.end());
+        return std::int64_t(std::unique(folded.begin(), folded.end()) - folded.begin());
     };
     out_.folded = count_folds();
     // The last resort when a fold outlived every repair of the step. Left in place for the next

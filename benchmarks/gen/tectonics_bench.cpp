@@ -2,13 +2,15 @@
 // Plates that move (issue 18): one tectonics step at 100,000 and 1,000,000 vertices, split into
 // motion, boundary processes and mesh repair with the counts of flips, splits and collapses; the
 // same points triangulated from scratch by CGAL's Delaunay_triangulation_on_sphere_2 as the
-// yardstick, alone and alternating with the step; and the memory a kept timeline step costs
-// beyond its neighbour.
+// yardstick, alone and alternating with the step; the rebuild of last resort that a step ending
+// with a fold makes (rebuild_delaunay); and the memory a kept timeline step costs beyond its
+// neighbour.
 //
 // The world is the default pipeline's sphere, plates and elevation (no refine, so the vertex count
 // is the sphere's), run 10 steps first so the boundaries have their working shape; every
 // iteration then steps a copy-on-write copy of it, so only the step itself is timed.
 #include <orbis/core/world.hpp>
+#include <orbis/gen/delaunay_module.hpp>
 #include <orbis/gen/module_registry.hpp>
 #include <orbis/gen/pipeline.hpp>
 #include <orbis/gen/tectonics_module.hpp>
@@ -150,6 +152,28 @@ void step_against_cgal(benchmark::State& state) {
     state.counters["vertices"] = double(start.mesh().vertex_count());
 }
 
+// The rebuild a step makes when a fold outlived its repairs: the live points triangulated from
+// scratch and the connectivity replaced, on a copy of the world (what the step pays beyond its
+// repairs, in the rare step that needs it).
+void rebuild(benchmark::State& state) {
+    const World& start = warmed_up(state.range(0));
+    const auto& layer = *start.layer(position_layer);
+    const std::vector<glm::vec3> positions(layer.begin(), layer.end());
+    for (auto _ : state) {
+        state.PauseTiming();
+        World world = start;
+        state.ResumeTiming();
+        {
+            auto lock = world.lock_mesh();
+            benchmark::DoNotOptimize(rebuild_delaunay(lock, positions));
+        }
+        state.PauseTiming();
+        world = World(); // freeing the rebuilt mesh is not the step's
+        state.ResumeTiming();
+    }
+    state.counters["vertices"] = double(start.mesh().vertex_count());
+}
+
 // What keeping one more step in a timeline costs: the chunks a step writes that the step before
 // it does not share.
 void kept_step_memory(benchmark::State& state) {
@@ -184,6 +208,7 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(step)->Apply(sizes);
 BENCHMARK(cgal_triangulation)->Apply(sizes);
+BENCHMARK(rebuild)->Apply(sizes);
 BENCHMARK(step_against_cgal)
     ->ArgNames({"n"})
     ->Arg(100'000)

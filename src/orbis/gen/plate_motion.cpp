@@ -112,6 +112,7 @@ private:
     void flip_boundary(bool thorough = false);
     bool remove_vertex(std::uint32_t s, std::uint32_t o, bool untangling = false);
     bool still_folded(std::uint32_t a, std::uint32_t b, std::uint32_t c);
+    bool split_folds(Edge e, const glm::vec3& mid);
     bool relocate(std::uint32_t v);
     std::pair<int, int> folds_around(Edge e);
     void touch(Vertex v);
@@ -479,6 +480,22 @@ bool Mover::still_folded(std::uint32_t a, std::uint32_t b, std::uint32_t c) {
     return orientation_on_sphere(at(a), at(b), at(c)) <= 0;
 }
 
+// Whether splitting e at `mid` would leave more of the four new faces folded than e's two faces
+// are now. A flip can turn an earlier split's vertex into a sliver corner on the edge between
+// the same two vertices; split again in the same sub-step, that edge's midpoint is exactly
+// where that vertex stands, and two vertices in one place no triangulation can hold.
+bool Mover::split_folds(Edge e, const glm::vec3& mid) {
+    const Mesh& m = **lock_;
+    const glm::vec3 a = at(e.origin(m)), b = at(e.dest(m));
+    const glm::vec3 left = at(e.left_prev(m).origin(m)), right = at(e.sym().left_prev(m).origin(m));
+    const int now =
+        (orientation_on_sphere(a, b, left) <= 0) + (orientation_on_sphere(b, a, right) <= 0);
+    const int after =
+        (orientation_on_sphere(a, mid, left) <= 0) + (orientation_on_sphere(mid, b, left) <= 0) +
+        (orientation_on_sphere(b, mid, right) <= 0) + (orientation_on_sphere(mid, a, right) <= 0);
+    return after > now;
+}
+
 // Moves v to the mean direction of its neighbours, at its own distance from the centre, when
 // that unfolds every face around v and moves it by no more than the target spacing. A way out
 // of a fold whose corners no collapse can remove (each would fold as many faces as it unfolds):
@@ -619,7 +636,7 @@ void Mover::repair_edges() {
         if (!e.valid()) continue;
         const glm::dvec3 mid = glm::normalize(glm::dvec3(at(c.a)) + glm::dvec3(at(c.b))) * radius_;
         Edge created;
-        if (lock_->try_split(e, 0.5f, &created)) {
+        if (split_folds(e, glm::vec3(mid)) || lock_->try_split(e, 0.5f, &created)) {
             ++out_.refused;
             continue;
         }

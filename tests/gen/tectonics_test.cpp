@@ -259,8 +259,8 @@ TEST(Tectonics, RefusesAnUnknownPlateAndLeavesTheWorldAsItWas) {
 }
 
 // Two continents, one on each hemisphere of x, driven into each other about the z axis.
-World colliding_continents() {
-    World world = planet(8, 20000);
+World colliding_continents(std::int64_t count = 20000) {
+    World world = planet(8, count);
     const auto& position = *world.layer(position_layer);
     {
         auto [plate_id, elevation] = world.lock_layer(plate_id_layer, elevation_layer);
@@ -307,6 +307,41 @@ TEST(Tectonics, ACollisionRaisesARangeBetweenTwoContinents) {
     for (const Edge e : world.mesh().edges())
         collision += boundary[e] == std::int32_t(Plate_boundary::collision);
     EXPECT_GT(collision, 10u);
+}
+
+// Two ocean plates driven into each other as colliding_continents() drives its two: the old
+// floor of plate 1 (100 My) goes under the young floor of plate 0 (9 My), whose edge rises as
+// an island arc.
+World converging_oceans() {
+    World world = colliding_continents(80000);
+    auto [elevation] = world.lock_layer(elevation_layer);
+    const auto& plate_id = *world.layer(plate_id_layer);
+    for (const Vertex v : world.mesh().vertices())
+        elevation[v] = float(ocean_depth_for_age(plate_id[v] == 0 ? 9.0 : 100.0));
+    return world;
+}
+
+// The highest point after `count` steps of `dt` My.
+double highest_after(World world, std::int64_t count, double dt) {
+    Dict params = steps(count);
+    params.set("dt", dt);
+    params.set("rift_interval", 0.0);
+    run_module(world, Tectonics_module{}, params);
+    const auto& elevation = *world.layer(elevation_layer);
+    return *std::max_element(elevation.begin(), elevation.end());
+}
+
+// The relief's rates integrate over a long step as over many short ones: one step of 10 My
+// raises an island arc as high as ten steps of 1 My (2.07 and 2.00 km above the floor). Updated
+// once per step, the arc rose 3.32 km in one step of 10 My, and at 10 My arcs on the default
+// world broke the surface and were left behind as specks of continent.
+TEST(Tectonics, ALongStepRaisesAnArcAsShortStepsDo) {
+    const World start = converging_oceans();
+    const double floor = ocean_depth_for_age(19.0);
+    const double short_steps = highest_after(start, 10, 1.0) - floor;
+    const double long_step = highest_after(start, 1, 10.0) - floor;
+    EXPECT_GT(short_steps, 500.0);
+    EXPECT_NEAR(long_step, short_steps, 0.15 * short_steps);
 }
 
 TEST(Tectonics, CollidingPlatesWeldIntoOne) {

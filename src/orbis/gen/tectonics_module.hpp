@@ -113,10 +113,12 @@ Tectonic_step_stats tectonic_step(World& world, const Tectonics_params& params,
 /// for the rare vertex moved by at most the target spacing to untangle a fold), so the work is at
 /// the boundaries.
 ///
-/// Then the relief: the crust ages; oceanic crust relaxes to ocean_depth_for_age (deeper toward
-/// a trench); the overriding side of a subduction front rises (arcs, coastal ranges) in a band
-/// up to 300 km from the trench, highest at 150 km, continents in collision rise within 500 km
-/// (orogeny, spreading inland), and continents erode toward a low isostatic height. Colliding
+/// Then the relief, its rates integrated in sub-steps of at most 1 My with the distances to the
+/// fronts held where the step left them: the crust ages; oceanic crust relaxes to
+/// ocean_depth_for_age (deeper toward a trench); the overriding side of a subduction front rises
+/// (arcs, coastal ranges) in a band up to 300 km from the trench, highest at 150 km, continents
+/// in collision rise within 500 km (orogeny, spreading inland), and continents erode toward a
+/// low isostatic height. Colliding
 /// plates weld (suture) once they have lost `suture_area` of continent to each other. Large plates
 /// rift at random times (or when listed in `rift`): a great circle through a random point splits
 /// them and the halves part.

@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <array>
 #include <random>
+#include <set>
 
 #include <glm/geometric.hpp>
 
@@ -175,40 +176,58 @@ TEST(DelaunayModule, FaceLayersFollowTheFlips) {
 }
 
 // Lawson's algorithm as written before lawson_flips decided the first verdicts on two threads:
-// every edge on a stack, decided in turn, the four around each flip queued again.
+// every edge on a stack, decided in turn, the four around each flip queued again; then the
+// blocked edges again, once each per round and in the order they were blocked, while a round
+// flips anything.
 Lawson_result reference_lawson_flips(Mesh_lock& lock, std::span<const glm::vec3> p) {
-    std::vector<Edge> stack;
+    std::vector<Edge> stack, blocked;
     std::vector<bool> queued(lock->edge_slots() / 2, false);
-    for (const Edge e : lock->edges()) {
-        queued[e.base().quad_index()] = true;
-        stack.push_back(e.base());
-    }
     const std::size_t max_flips = 64 * (lock->edge_count() + 1);
     Lawson_result result;
-    while (!stack.empty()) {
-        const Edge e = stack.back();
-        stack.pop_back();
-        queued[e.quad_index()] = false;
-        const Mesh& m = *lock;
-        if (!m.contains(e) || !e.left(m).valid() || !e.right(m).valid()) continue;
-        const auto at = [&](Vertex v) { return p[v.index()]; };
-        const Flip_decision d =
-            lawson_decision(at(e.origin(m)), at(e.dest(m)), at(e.left_next(m).dest(m)),
-                            at(e.sym().left_next(m).dest(m)));
-        if (d == Flip_decision::keep) continue;
-        if (result.flips >= max_flips || d == Flip_decision::blocked || lock.try_flip(e)) {
-            ++result.blocked;
-            continue;
+    const auto push = [&](Edge e) {
+        if (queued[e.base().quad_index()]) return;
+        queued[e.base().quad_index()] = true;
+        stack.push_back(e.base());
+    };
+    const auto drain = [&] {
+        while (!stack.empty()) {
+            const Edge e = stack.back();
+            stack.pop_back();
+            queued[e.quad_index()] = false;
+            const Mesh& m = *lock;
+            if (!m.contains(e) || !e.left(m).valid() || !e.right(m).valid()) continue;
+            const auto at = [&](Vertex v) { return p[v.index()]; };
+            const Flip_decision d =
+                lawson_decision(at(e.origin(m)), at(e.dest(m)), at(e.left_next(m).dest(m)),
+                                at(e.sym().left_next(m).dest(m)));
+            if (d == Flip_decision::keep) continue;
+            if (result.flips >= max_flips || d == Flip_decision::blocked || lock.try_flip(e)) {
+                blocked.push_back(e);
+                continue;
+            }
+            ++result.flips;
+            const Mesh& f = *lock;
+            for (const Edge n :
+                 {e.left_next(f), e.left_prev(f), e.sym().left_next(f), e.sym().left_prev(f)})
+                push(n);
         }
-        ++result.flips;
-        const Mesh& f = *lock;
-        for (const Edge n :
-             {e.left_next(f), e.left_prev(f), e.sym().left_next(f), e.sym().left_prev(f)}) {
-            if (queued[n.base().quad_index()]) continue;
-            queued[n.base().quad_index()] = true;
-            stack.push_back(n.base());
+    };
+    for (const Edge e : lock->edges())
+        push(e);
+    drain();
+    while (!blocked.empty()) {
+        const std::size_t flips = result.flips;
+        std::vector<Edge> again;
+        again.swap(blocked);
+        std::set<std::uint32_t> tried;
+        for (const Edge e : again) {
+            if (!tried.insert(e.quad_index()).second) continue;
+            push(e);
+            drain();
         }
+        if (result.flips == flips) break;
     }
+    result.blocked = blocked.size();
     return result;
 }
 

@@ -134,7 +134,7 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::size
     std::vector<bool> changed(queued.size(), false);
     const std::size_t max_flips = 64 * (lock->edge_count() + 1);
     Lawson_result result;
-    std::vector<Edge> stack;
+    std::vector<Edge> stack, blocked;
     const auto visit = [&](Edge e) {
         queued[e.quad_index()] = false;
         // Re-read after every flip: the first write may copy a mesh that a snapshot shares.
@@ -145,7 +145,7 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::size
         const Flip_decision d = decide(p, unit, q);
         if (d == Flip_decision::keep) return;
         if (result.flips >= max_flips || d == Flip_decision::blocked || lock.try_flip(e)) {
-            ++result.blocked;
+            blocked.push_back(e);
             return;
         }
         ++result.flips;
@@ -159,18 +159,41 @@ Lawson_result flip_from(Mesh_lock& lock, std::span<const glm::vec3> p, std::size
             stack.push_back(b);
         }
     };
+    const auto drain = [&] {
+        while (!stack.empty()) {
+            const Edge n = stack.back();
+            stack.pop_back();
+            visit(n);
+        }
+    };
     for (std::size_t k = count; k-- > 0;) {
         const Edge e = initial(k);
         if (kept[k] && !changed[e.quad_index()])
             queued[e.quad_index()] = false;
         else
             visit(e);
-        while (!stack.empty()) {
-            const Edge n = stack.back();
-            stack.pop_back();
-            visit(n);
-        }
+        drain();
     }
+    // A flip refused because the new edge already exists (a corner of degree 3 between the
+    // quad's far vertices) becomes possible once that edge has flipped away, but that flip
+    // queues only the four edges of its own quad. So blocked edges are tried again, in the
+    // order they were blocked, for as long as a round flips something.
+    std::vector<std::uint32_t> tried; // the round in which each quad-edge was last tried
+    for (std::uint32_t round = 1; !blocked.empty(); ++round) {
+        if (tried.empty()) tried.assign(queued.size(), 0);
+        const std::size_t flips = result.flips;
+        std::vector<Edge> again;
+        again.swap(blocked);
+        for (const Edge e : again) {
+            if (tried[e.quad_index()] == round) continue;
+            tried[e.quad_index()] = round;
+            queued[e.quad_index()] = true;
+            visit(e);
+            drain();
+        }
+        if (result.flips == flips) break;
+    }
+    result.blocked = blocked.size();
     return result;
 }
 

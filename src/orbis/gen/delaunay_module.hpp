@@ -44,13 +44,14 @@ Flip_decision lawson_decision(const glm::vec3& a, const glm::vec3& b, const glm:
 /// What lawson_flips did.
 struct Lawson_result {
     std::size_t flips = 0; ///< edges flipped
-    /// Times a non-Delaunay edge was left because flipping it would fold a face (vertices
-    /// moved too far) or was refused; such an edge may still be flipped later.
+    /// Non-Delaunay edges left at the end because flipping them would fold a face (vertices
+    /// moved too far) or was refused, counted once per time they were tried in the last round.
     std::size_t blocked = 0;
 };
 
 /// Flips non-Delaunay edges of `mesh` (Lawson), starting from `edges` and following every
-/// edge a flip makes suspect, until each of those is locally Delaunay or blocked. A flip that
+/// edge a flip makes suspect, until each of those is locally Delaunay or blocked; blocked edges
+/// are tried again in rounds while a round flips anything. A flip that
 /// would turn a triangle inside out on the sphere (a non-convex quad, which only happens when
 /// vertices moved so far that faces already fold) is not made. Layers follow the flips through
 /// the Mesh_lock. `positions` is indexed by vertex index and must cover every vertex.

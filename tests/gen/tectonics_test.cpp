@@ -344,6 +344,40 @@ TEST(Tectonics, ALongStepRaisesAnArcAsShortStepsDo) {
     EXPECT_NEAR(long_step, short_steps, 0.15 * short_steps);
 }
 
+// Two ocean plates, the northern and southern hemispheres, turning about the pole at different
+// speeds: they slide past each other along the equator, a transform from end to end. The edges
+// across it stretch and are split, but no ocean floor is made there: every split interpolates
+// the crust of its ends, as it does inside a plate. (When any lengthening edge counted as a
+// ridge, the equator filled with crust of age 0.)
+TEST(Tectonics, PlatesSlidingPastEachOtherMakeNoNewCrust) {
+    World world = planet(8, 20000);
+    const auto& position = *world.layer(position_layer);
+    {
+        auto [plate_id, elevation] = world.lock_layer(plate_id_layer, elevation_layer);
+        for (const Vertex v : world.mesh().vertices()) {
+            plate_id[v] = position[v].z >= 0 ? 0 : 1;
+            elevation[v] = float(ocean_depth_for_age(plate_id[v] == 0 ? 100.0 : 60.0));
+        }
+    }
+    Plate north, south;
+    north.axis = south.axis = glm::dvec3(0, 0, 1);
+    north.angular_speed = 0.006;
+    south.angular_speed = -0.006;
+    south.density = 3.1;
+    write_plates(world, std::vector<Plate>{north, south});
+    world.set_provenance({});
+    Dict params = steps(10);
+    params.set("rift_interval", 0.0);
+    const Dict report = run_module(world, Tectonics_module{}, params);
+    EXPECT_GT(report.at("splits").as<std::int64_t>(), 20);
+    // Both floors aged 10 My; splits between them interpolate 70 to 110 My.
+    const auto& age = *world.layer(crust_age_layer);
+    float youngest = 1000.f;
+    for (const Vertex v : world.mesh().vertices())
+        youngest = std::min(youngest, age[v]);
+    EXPECT_GT(youngest, 65.f);
+}
+
 TEST(Tectonics, CollidingPlatesWeldIntoOne) {
     World world = colliding_continents();
     Dict params = steps(30);

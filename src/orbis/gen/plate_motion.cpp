@@ -48,6 +48,8 @@ constexpr float unknown = std::numeric_limits<float>::quiet_NaN();
 constexpr double max_move = 0.75;      // relative motion across a boundary per sub-step
 constexpr double collapse_below = 0.5; // converging edges shorter than this lose a vertex
 constexpr double closing_share = 0.5;  // of relative speed along a converging edge
+constexpr double parting_share = 0.25; // of the relative speed, parting, that makes a ridge
+constexpr int parting_reach = 12;      // faces along a boundary each way that judge a ridge
 // Diverging edges longer than this are split. Ridges make new ocean floor a little denser or
 // sparser than trenches consume, depending on the boundaries' shapes, so the threshold leans
 // against any drift of the vertex count from its target.
@@ -113,6 +115,7 @@ private:
     bool remove_vertex(std::uint32_t s, std::uint32_t o, bool untangling = false);
     bool still_folded(std::uint32_t a, std::uint32_t b, std::uint32_t c);
     bool split_folds(Edge e, const glm::vec3& mid);
+    bool parts(Edge e, const glm::dvec3& relative);
     bool relocate(std::uint32_t v);
     std::pair<int, int> folds_around(Edge e);
     void touch(Vertex v);
@@ -496,6 +499,47 @@ bool Mover::split_folds(Edge e, const glm::vec3& mid) {
     return after > now;
 }
 
+// Whether the plates part across the edge from a to b (b's motion relative to a's is
+// `relative`) rather than slide past each other: a ridge, where new ocean floor is made. The
+// edge's own direction does not say: an edge across a transform lengthens as its ends slide
+// apart and turns toward the sliding, so by the time it is long enough to split, most of the
+// relative motion lies along it; nor does the boundary's direction near the edge, which zigzags
+// at the scale of an edge. What does is area: plates that slide past each other make none. The
+// faces across the boundary form a strip; each grows at its base (the edge within one plate)
+// times the relative speed across that base, over two, and over a stretch of the strip the
+// zigzags cancel (the area between two rigid rows sliding along each other is constant) but
+// for its ends. Walked parting_reach faces each way from the edge, the strip's growth over the
+// length of boundary it holds (half of each base) is the speed at which the plates part there
+// (within 0.08 of their relative speed at a pure transform, 0.24 when walked 8 faces each way);
+// a ridge is where that is more than parting_share of the relative speed, a direction of
+// motion more than 14.5 degrees off the boundary.
+bool Mover::parts(Edge e, const glm::dvec3& relative) {
+    const Mesh& m = **lock_;
+    const auto velocity = [&](std::uint32_t x) {
+        return glm::cross(omega_[std::size_t(plate_[x])], glm::dvec3(at(x)));
+    };
+    double growth = 0, held = 0; // km²/My, km
+    for (Edge side : {e, e.sym()})
+        for (int step = 0; step < parting_reach; ++step) {
+            const std::uint32_t u = side.origin(m).index(), v = side.dest(m).index();
+            const Edge next = side.left_next(m), previous = side.left_prev(m);
+            const std::uint32_t w = previous.origin(m).index();
+            if (plate_[w] != plate_[u] && plate_[w] != plate_[v]) break; // a third plate
+            const glm::dvec3 p0(at(u)), p1(at(v)), p2(at(w));
+            const glm::dvec3 up = glm::normalize(p0 + p1 + p2);
+            const glm::dvec3 v0 = velocity(u), v1 = velocity(v), v2 = velocity(w);
+            growth +=
+                0.5 * glm::dot(up, glm::cross(v1 - v0, p2 - p0) + glm::cross(p1 - p0, v2 - v0));
+            // The base joins the two corners on one plate; the strip goes on across the face's
+            // other edge between the plates.
+            const bool with_u = plate_[w] == plate_[u];
+            held += 0.5 * (with_u ? glm::distance(p0, p2) : glm::distance(p1, p2));
+            side = (with_u ? next : previous).sym();
+        }
+    if (!(held > 0)) return true;
+    return growth / held > parting_share * glm::length(relative);
+}
+
 // Moves v to the mean direction of its neighbours, at its own distance from the centre, when
 // that unfolds every face around v and moves it by no more than the target spacing. A way out
 // of a fold whose corners no collapse can remove (each would fold as many faces as it unfolds):
@@ -604,7 +648,8 @@ void Mover::repair_edges() {
                 if (closing && length < collapse_below * near)
                     converging.push_back({a, b});
                 else if ((normal > 0 && length > split_above_ * far) || length > longest * spacing_)
-                    diverging.push_back({a, b, normal > 0});
+                    diverging.push_back(
+                        {a, b, normal > 0 && parts(m.find_edge(Vertex(a), n), relative)});
             }
             next_check_[a] = check_after(soonest);
             if (started)
@@ -807,7 +852,8 @@ void Mover::finish() {
     const auto repair = Clock::now();
     // Rounding the rotated points may tip nearly cocircular quads anywhere; one pass over every
     // edge puts the exact Delaunay condition back.
-    out_.flips += std::int64_t(lawson_flips(*lock_, final_positions).flips);
+    const Lawson_result last = lawson_flips(*lock_, final_positions);
+    out_.flips += std::int64_t(last.flips);
     // Folded faces around the boundary and the vertices edits left inland: the only places
     // where an edit can have folded one (a plate moves rigidly).
     const auto count_folds = [&] {
@@ -832,10 +878,11 @@ void Mover::finish() {
         return std::int64_t(std::unique(folded.begin(), folded.end()) - folded.begin());
     };
     out_.folded = count_folds();
-    // The last resort when a fold outlived every repair of the step. Left in place for the next
-    // step, a fold can spread until splits run away (decisions.md), and which local repair
-    // clears a tangle depends on its shape; a new triangulation always clears it.
-    if (out_.folded > 0 && rebuild_delaunay(*lock_, final_positions)) {
+    // The last resort when a fold outlived every repair of the step, or an edge the last pass
+    // could not flip is left not Delaunay. Left in place for the next step, a fold can spread
+    // until splits run away (decisions.md), and which local repair clears a tangle depends on
+    // its shape; a new triangulation always clears it.
+    if ((out_.folded > 0 || last.blocked > 0) && rebuild_delaunay(*lock_, final_positions)) {
         out_.rebuilt = 1;
         find_boundary(); // the new edges decide which vertices face another plate
         out_.folded = count_folds();

@@ -104,14 +104,15 @@ Tectonic_step_stats tectonic_step(World& world, const Tectonics_params& params,
 /// edges across plate boundaries are repaired on the living mesh: converging edges shorter than
 /// half the local spacing lose the vertex that goes under (oceanic under continental, older oceanic
 /// under younger; of two continents, the denser plate's) by a collapse into the other side,
-/// diverging edges longer than 1.5 times the spacing are split and the new vertex is ocean floor of
-/// age 0, and Lawson flips keep every boundary quad Delaunay. After the motion one Lawson pass over
-/// every edge restores the exact Delaunay condition that rounding of the rotated points may
-/// have broken; in the rare step that ends with a face still folded, the mesh is rebuilt as the
-/// Delaunay triangulation of the points (rebuild_delaunay: vertex ids survive, face and edge
-/// layers start over), so that no fold outlives a step. Within a plate nothing changes shape (but
-/// for the rare vertex moved by at most the target spacing to untangle a fold), so the work is at
-/// the boundaries.
+/// diverging edges longer than about 1.75 times the spacing are split (where the plates part, a
+/// ridge, the new vertex is ocean floor of age 0; where they slide past each other, a transform,
+/// it interpolates its ends' crust), and Lawson flips keep every boundary quad Delaunay. After the
+/// motion one Lawson pass over every edge restores the exact Delaunay condition that rounding of
+/// the rotated points may have broken; in the rare step that ends with a face still folded or an
+/// edge that could not be flipped, the mesh is rebuilt as the Delaunay triangulation of the
+/// points (rebuild_delaunay: vertex ids survive, face and edge layers start over), so that no fold
+/// outlives a step. Within a plate nothing changes shape (but for the rare vertex moved by at most
+/// the target spacing to untangle a fold), so the work is at the boundaries.
 ///
 /// Then the relief, its rates integrated in sub-steps of at most 1 My with the distances to the
 /// fronts held where the step left them: the crust ages; oceanic crust relaxes to

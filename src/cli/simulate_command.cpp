@@ -359,7 +359,8 @@ int run_simulate(const Simulate_options& o, const Module_registry& registry) {
                 static_cast<long long>(totals.refused), static_cast<long long>(totals.rifts),
                 static_cast<long long>(totals.sutures));
     if (totals.rebuilt > 0)
-        std::printf("  %lld step%s ended with a folded face and the mesh was triangulated again\n",
+        std::printf("  %lld step%s ended with a folded face or an edge it could not flip, and the "
+                    "mesh was triangulated again\n",
                     static_cast<long long>(totals.rebuilt), totals.rebuilt == 1 ? "" : "s");
     if (totals.folded > 0)
         std::printf("  warning: %lld faces left folded\n", static_cast<long long>(totals.folded));

@@ -113,7 +113,7 @@ TEST(SlowTectonics, KeepsADelaunayMeshAtEveryStepAt200k) { run_and_check(planet(
 
 // What `orbis-cli generate -n COUNT -s SEED --modules sphere,plates,elevation` makes, then
 // `steps` steps with every invariant checked after each. Returns how many steps ended with a
-// fold and rebuilt the mesh.
+// fold or an unflippable edge and rebuilt the mesh.
 std::int64_t replay_checked(std::int64_t count, std::int64_t seed, int steps) {
     const std::vector<std::string> terrain{"sphere", "plates", "elevation"};
     Pipeline pipeline = default_pipeline();
@@ -145,7 +145,10 @@ TEST(SlowTectonics, NoFoldOutlivesAStepOfALongRun) { replay_checked(20000, 10, 3
 // the same sub-step put a second vertex exactly on the first: two points in one place, a fold
 // no repair clears (before rebuilds, one that survived step 42 of this world multiplied until
 // it had grown to 129,000 vertices by step 74). A split that would fold a face is refused now,
-// and no step of this world needs the rebuild of last resort. Its own ctest entry.
+// and no step of this world needs the rebuild of last resort. Since ridges are told from
+// transforms (later the same day) this world takes another path, which may not reach that
+// coincidence again: the test still checks every invariant of a long run and that no step
+// needed a rebuild, but no longer proves the split check by itself. Its own ctest entry.
 TEST(SlowTectonics, ASplitNeverPutsAVertexOnAnother) {
     EXPECT_EQ(replay_checked(50000, 7, 55), 0) << "a step ended with a fold and was rebuilt";
 }

@@ -45,7 +45,7 @@ Flip_decision lawson_decision(const glm::vec3& a, const glm::vec3& b, const glm:
 struct Lawson_result {
     std::size_t flips = 0; ///< edges flipped
     /// Non-Delaunay edges left at the end because flipping them would fold a face (vertices
-    /// moved too far) or was refused, counted once per time they were tried in the last round.
+    /// moved too far) or was refused, each counted once.
     std::size_t blocked = 0;
 };
 
@@ -56,7 +56,8 @@ struct Lawson_result {
 /// vertices moved so far that faces already fold) is not made. Layers follow the flips through
 /// the Mesh_lock. `positions` is indexed by vertex index and must cover every vertex.
 /// Terminates: every flip makes the triangulation strictly closer to Delaunay, and the number of
-/// flips is capped at 64 per edge. Cost: O(flips + edges given).
+/// flips is capped at 64 per edge. Cost: O(flips + edges given), plus a pass over the blocked
+/// edges per round of retries (each round but the last flips at least one).
 Lawson_result lawson_flips(Mesh_lock& mesh, std::span<const glm::vec3> positions,
                            std::vector<Edge> edges);
 

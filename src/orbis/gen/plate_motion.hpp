@@ -16,12 +16,14 @@ namespace orbis::gen {
 /// What move_plates did.
 struct Plate_motion {
     std::int64_t substeps = 0, flips = 0, splits = 0, collapses = 0;
-    std::int64_t refused = 0; ///< collapses the mesh refused or that would have folded a face
+    std::int64_t refused = 0; ///< collapses or splits the mesh refused or that would fold a face
     std::int64_t folded = 0;  ///< faces left folded at the plate boundaries
     std::int64_t moved = 0;   ///< moves of a vertex off its plate's path to untangle a fold
-    std::int64_t rebuilt = 0; ///< 1 when a fold outlived the repairs and the mesh was rebuilt
-    double motion_ms = 0;     ///< rotating the points
-    double repair_ms = 0;     ///< the mesh repairs
+    /// 1 when a fold, or an edge the last Lawson pass could not flip, outlived the repairs and
+    /// the mesh was rebuilt.
+    std::int64_t rebuilt = 0;
+    double motion_ms = 0; ///< rotating the points
+    double repair_ms = 0; ///< the mesh repairs
     /// Vertices made by ridge splits that are still alive, with their age at the end of the
     /// step (My since the sub-step that made them).
     std::vector<std::pair<std::uint32_t, float>> new_crust;
@@ -45,12 +47,14 @@ struct Motion_settings {
 /// across any boundary; each sub-step flips boundary quads to Delaunay, removes by a collapse the
 /// vertex that goes under where a converging edge is shorter than half the local spacing, splits
 /// diverging edges longer than about 1.75 times it (more when the mesh has more vertices than
-/// `target_vertices`, fewer when less, so that the count holds; the new vertex is oceanic, of age
-/// 0, on one of the two plates, alternately; so is any edge across a boundary longer than 2.5 times
-/// `spacing`), and untangles any face folded at a boundary (by flips and collapses, and in late
-/// rounds by moving a corner, by at most `spacing`, to where every face around it unfolds). Ends
-/// with a Lawson pass over every edge; if a face is still folded after it, the mesh is rebuilt
-/// as the Delaunay triangulation of the points (rebuild_delaunay; `rebuilt` says so). Writes
+/// `target_vertices`, fewer when less, so that the count holds; so is any edge across a boundary
+/// longer than 2.5 times `spacing`; where the plates part, a ridge, the new vertex is oceanic, of
+/// age 0, on one of the two plates, alternately; where they slide past each other it interpolates
+/// its ends' crust; no split may fold a face), and untangles any face folded at a boundary (by
+/// flips and collapses, and in late rounds by moving a corner, by at most `spacing`, to where
+/// every face around it unfolds). Ends with a Lawson pass over every edge; if a face is still
+/// folded after it, or an edge could not be flipped, the mesh is rebuilt as the Delaunay
+/// triangulation of the points (rebuild_delaunay; `rebuilt` says so). Writes
 /// position, the mesh (every layer follows the edits, but a rebuild resets face and edge layers)
 /// and the plate_id of new vertices. Reads crust_type and crust_age (to choose which side goes
 /// under) when present. Preconditions: plate_id is in range for every live vertex. Cost: O(vertices

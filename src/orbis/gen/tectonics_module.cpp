@@ -332,9 +332,21 @@ void shape_relief(World& world, std::span<const Plate> plates, const Plate_motio
         elevation_layer, crust_type_layer, crust_age_layer, plate_id_layer, velocity_layer);
     for (const auto& [i, born_age] : motion.new_crust) {
         const Vertex v(i);
-        age[v] = born_age - float(dt); // aged below with everyone
+        const float age_before = born_age - float(dt); // aged below with everyone
+        age[v] = age_before;
         type[v] = std::int32_t(Crust::oceanic);
-        elevation[v] = float(ocean_depth_for_age(born_age));
+        // Born at a ridge during the sub-step that ends at the first positive age the loop
+        // below reaches (as it computes them), at that age's depth; the sub-steps after it
+        // carry it on. With one sub-step that is its age at the end of the step.
+        float born_at = born_age;
+        for (int k = 0; k + 1 < cycles; ++k) {
+            const float a_k = age_before + float(h * (k + 1));
+            if (a_k > 0) {
+                born_at = a_k;
+                break;
+            }
+        }
+        elevation[v] = float(ocean_depth_for_age(born_at));
     }
     for (const Vertex v : m.vertices()) {
         const std::uint32_t i = v.index();

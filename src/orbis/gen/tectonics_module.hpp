@@ -85,7 +85,9 @@ struct Tectonic_step_stats {
     std::int64_t refused = 0; ///< collapses or splits the mesh refused or that would fold
     std::int64_t folded = 0;  ///< faces left folded after the step (0 unless something failed)
     std::int64_t moved = 0;   ///< moves of a vertex off its plate's path to untangle a fold
-    std::int64_t rebuilt = 0; ///< 1 when a fold outlived the repairs and the mesh was rebuilt
+    /// 1 when a fold, or an edge the last Lawson pass could not flip, outlived the repairs and
+    /// the mesh was rebuilt.
+    std::int64_t rebuilt = 0;
     std::int64_t rifts = 0, sutures = 0;
 };
 

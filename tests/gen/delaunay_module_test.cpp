@@ -266,6 +266,75 @@ TEST(DelaunayModule, LawsonFlipsMakeTheFlipsOfDecidingEveryEdgeInTurn) {
     }
 }
 
+// Any unfolded triangulation of few points (random flips away from Delaunay) flips back to the
+// Delaunay one with nothing blocked.
+TEST(DelaunayModule, LawsonFlipsFinishEveryUnfoldedTriangulationOfFewPoints) {
+    std::size_t worlds = 0, scrambling_flips = 0;
+    for (std::uint32_t count = 6; count <= 16; ++count) {
+        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+            World world = make_sphere_world({.count = count, .perturbation = 0.6f, .seed = seed});
+            const auto p = positions_of(world);
+            std::mt19937_64 rng(seed * 131 + count);
+            {
+                auto lock = world.lock_mesh();
+                const auto at = [&](Vertex v) { return p[v.index()]; };
+                for (int i = 0; i < 40 * int(count); ++i) {
+                    const Mesh& m = *lock;
+                    const Edge e(std::uint32_t(2 * (rng() % (m.edge_slots() / 2))));
+                    if (!m.contains(e)) continue;
+                    const glm::vec3 a = at(e.origin(m)), b = at(e.dest(m));
+                    const glm::vec3 c = at(e.left_next(m).dest(m));
+                    const glm::vec3 d = at(e.sym().left_next(m).dest(m));
+                    if (orientation_on_sphere(c, d, b) <= 0 || orientation_on_sphere(d, c, a) <= 0)
+                        continue; // the flip would fold a face
+                    if (!lock.try_flip(e)) ++scrambling_flips;
+                }
+            }
+            ASSERT_EQ(world.mesh().validate(), std::nullopt);
+            ASSERT_EQ(folded_faces(world), 0u);
+            Lawson_result result;
+            {
+                auto lock = world.lock_mesh();
+                result = lawson_flips(lock, p);
+            }
+            ASSERT_EQ(world.mesh().validate(), std::nullopt);
+            EXPECT_EQ(result.blocked, 0u) << count << " points, seed " << seed;
+            EXPECT_EQ(count_non_delaunay_edges(world.mesh(), p), 0u)
+                << count << " points, seed " << seed;
+            EXPECT_EQ(folded_faces(world), 0u) << count << " points, seed " << seed;
+            ++worlds;
+        }
+    }
+    EXPECT_GT(scrambling_flips, 10 * worlds);
+}
+
+// Where faces are folded, a flip the in-circle test asks for can be blocked (it would fold a
+// face, or its new edge already exists around a fold) and become possible after later flips
+// elsewhere, which queue only the four edges of their own quads. Lawson must not stop there:
+// when it ends, every edge it would flip is one the mesh refuses to flip. Without the rounds
+// that retry blocked edges, 36-45 flippable edges were left in each of these worlds.
+TEST(DelaunayModule, LawsonFlipsLeaveNoEdgeThatCouldStillFlip) {
+    std::size_t blocked = 0;
+    for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+        World world = make_sphere_world({.count = 3000, .perturbation = 0.5f, .seed = seed});
+        jiggle(world, 1.5f, seed + 100);
+        const auto p = positions_of(world);
+        auto lock = world.lock_mesh();
+        blocked += lawson_flips(lock, p).blocked;
+        const Mesh& m = *lock;
+        const auto at = [&](Vertex v) { return p[v.index()]; };
+        std::size_t flippable = 0;
+        for (const Edge e : m.edges()) {
+            const Flip_decision d =
+                lawson_decision(at(e.origin(m)), at(e.dest(m)), at(e.left_next(m).dest(m)),
+                                at(e.sym().left_next(m).dest(m)));
+            flippable += d == Flip_decision::flip && !m.check_flip(e);
+        }
+        EXPECT_EQ(flippable, 0u) << "seed " << seed;
+    }
+    EXPECT_GT(blocked, 0u); // the folds left Lawson something it could not do
+}
+
 TEST(DelaunayModule, RefusesAWorldWithoutPositions) {
     World world;
     world.lock_mesh().assign(make_sphere({.count = 10}).mesh);

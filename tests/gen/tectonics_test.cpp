@@ -153,6 +153,66 @@ TEST(SlowTectonics, ASplitNeverPutsAVertexOnAnother) {
     EXPECT_EQ(replay_checked(50000, 7, 55), 0) << "a step ended with a fold and was rebuilt";
 }
 
+// The repair of last resort, reached from a step: a world whose points were scattered by up to
+// an edge length each (hundreds of folded faces inside plates, where the step's own repairs do
+// not look) ends the step rebuilt as the Delaunay triangulation of its points, keeps its
+// vertices and their crust, and steps on from there without another rebuild.
+TEST(Tectonics, AStepThatCannotUnfoldTheMeshRebuildsIt) {
+    World world = planet(9, 20000);
+    const Mesh& m0 = world.mesh();
+    {
+        const float step = std::sqrt(4.f * 3.14159f / float(m0.vertex_count()));
+        std::uint64_t state = 88172645463325252ull; // xorshift64, fixed
+        const auto u = [&] {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            return float(state >> 11) / float(1ull << 53) * 2.f - 1.f;
+        };
+        auto [position] = world.lock_layer(position_layer);
+        for (const Vertex v : m0.vertices()) {
+            const glm::vec3 p = position[v];
+            const float r = glm::length(p);
+            position[v] = r * glm::normalize(p / r + step * glm::vec3(u(), u(), u()));
+        }
+    }
+    ASSERT_GT(count_folded_faces(world.mesh(), positions(world)), 100u);
+    const std::size_t start = world.mesh().vertex_count();
+    const std::vector<std::uint32_t> slots = [&] {
+        std::vector<std::uint32_t> s;
+        for (const Vertex v : world.mesh().vertices())
+            s.push_back(v.index());
+        return s;
+    }();
+    const Dict report = run_module(world, Tectonics_module{}, steps(1));
+    EXPECT_EQ(report.at("rebuilt").as<std::int64_t>(), 1);
+    EXPECT_EQ(report.at("folded").as<std::int64_t>(), 0);
+    const Mesh& m = world.mesh();
+    ASSERT_EQ(m.validate(), std::nullopt);
+    EXPECT_EQ(count_folded_faces(m, positions(world)), 0u);
+    EXPECT_EQ(count_non_delaunay_edges(m, positions(world)), 0u);
+    // The step's own edits came before the rebuild; most vertices are still where they were.
+    std::size_t kept = 0;
+    for (const std::uint32_t s : slots)
+        kept += m.contains(Vertex(s));
+    EXPECT_GT(kept, start * 9 / 10);
+    for (const Vertex v : m.vertices()) {
+        const float age = (*world.layer(crust_age_layer))[v];
+        ASSERT_TRUE(std::isfinite(age) && age >= 0.f) << "vertex " << v.index();
+    }
+    // The boundaries are found again on the new edges, and the next steps need no rebuild.
+    std::size_t boundary = 0;
+    for (const Edge e : m.edges())
+        boundary += (*world.layer(plate_boundary_layer))[e] != 0;
+    EXPECT_GT(boundary, 100u);
+    const double start_longest = longest_edge(world);
+    for (int step = 0; step < 5; ++step) {
+        const Dict r = run_module(world, Tectonics_module{}, steps(1));
+        EXPECT_EQ(r.at("rebuilt").as<std::int64_t>(), 0) << "step " << step;
+        expect_valid(world, start, start_longest, step);
+    }
+}
+
 TEST(Tectonics, PlatesMoveWithTheirVelocity) {
     World world = planet(4, 20000);
     const auto before = positions(world);
@@ -345,6 +405,39 @@ TEST(Tectonics, ALongStepRaisesAnArcAsShortStepsDo) {
     const double long_step = highest_after(start, 1, 10.0) - floor;
     EXPECT_GT(short_steps, 500.0);
     EXPECT_NEAR(long_step, short_steps, 0.15 * short_steps);
+}
+
+// How far crust a ridge made within the last `young` My stands above the half-space-cooling depth
+// of its age, on average, after `count` steps of `dt` My of converging_oceans(), whose plates
+// part along y < 0.
+double new_crust_offset(World world, std::int64_t count, double dt, float young) {
+    Dict params = steps(count);
+    params.set("dt", dt);
+    params.set("rift_interval", 0.0);
+    run_module(world, Tectonics_module{}, params);
+    const auto& elevation = *world.layer(elevation_layer);
+    const auto& age = *world.layer(crust_age_layer);
+    double sum = 0;
+    std::size_t n = 0;
+    for (const Vertex v : world.mesh().vertices()) {
+        if (age[v] >= young) continue;
+        sum += elevation[v] - ocean_depth_for_age(age[v]);
+        ++n;
+    }
+    EXPECT_GT(n, 200u) << count << " x " << dt << " My";
+    return sum / double(std::max<std::size_t>(n, 1));
+}
+
+// Crust a ridge makes during a long step starts at the depth of the sub-step it was born in, so
+// the floor along a ridge after one step of 10 My stands as crust of the same ages made in ten
+// steps of 1 My does (on average 342 and 350 m above the depth of its age, as the relief lags
+// the cooling). Started at its end-of-step depth, it relaxed back from below and stood only
+// 116 m above it, 234 m deeper than short steps make it.
+TEST(Tectonics, CrustMadeDuringALongStepStandsAsShortStepsMakeIt) {
+    const World start = converging_oceans();
+    const double short_steps = new_crust_offset(start, 10, 1.0, 10.f);
+    const double long_step = new_crust_offset(start, 1, 10.0, 10.f);
+    EXPECT_NEAR(long_step, short_steps, 40.0);
 }
 
 // Two ocean plates, the northern and southern hemispheres, turning about the pole at different
